@@ -1,0 +1,75 @@
+// swift-tools-version: 6.2
+//
+// CommandKit: the Command design pattern as a production tool, and `albums`, the
+// album-library application built on it. Zero package dependencies: only the Swift
+// toolchain and two system C libraries (SQLite3, ncursesw).
+
+import PackageDescription
+
+let package = Package(
+    name: "CommandKit",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "CommandKit", targets: ["CommandKit"]),
+        .library(name: "LaunchKit", targets: ["LaunchKit"]),
+        .library(name: "CommandStore", targets: ["CommandStore"]),
+        .library(name: "AlbumLibrary", targets: ["AlbumLibrary"]),
+        .executable(name: "albums", targets: ["albums"]),
+        .executable(name: "command-bench", targets: ["command-bench"]),
+    ],
+    targets: [
+        // The pattern: Command, Invoker, Invocation, Target-Action, CommandQueue, undo engine.
+        .target(name: "CommandKit"),
+        // Start-up orchestration: launch commands on a dependency graph.
+        .target(name: "LaunchKit", dependencies: ["CommandKit"]),
+        // Durable, transactional command history on SQLite.
+        .target(name: "CommandStore", dependencies: ["CommandKit", "CSQLite"]),
+        // The album domain: Album, LibraryAPI (the receiver), album commands.
+        .target(name: "AlbumLibrary", dependencies: ["CommandKit", "CommandStore"]),
+        // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
+        .target(name: "AlbumsApp", dependencies: ["AlbumLibrary", "LaunchKit", "CommandKit", "CNcursesw"]),
+        // Thin entry point: hands the process arguments to AlbumsApp.
+        .executableTarget(name: "albums", dependencies: ["AlbumsApp"]),
+        // Benchmarks (release build only): workloads of ../shared/bench/WORKLOAD.md and more.
+        .executableTarget(
+            name: "command-bench",
+            dependencies: ["CommandKit", "LaunchKit", "CommandStore", "AlbumLibrary", "CSQLite"]
+        ),
+
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
+        ),
+        // No pkgConfig: ncursesw.pc's cflags carry -D_XOPEN_SOURCE=600, a flag SwiftPM
+        // prohibits (it warns on every build). The shim includes <ncursesw/curses.h> itself.
+        .systemLibrary(
+            name: "CNcursesw",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+        ),
+
+        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
+        .testTarget(name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit"]),
+        .testTarget(name: "CommandStoreTests", dependencies: ["CommandStore", "CommandKit"]),
+        .testTarget(name: "AlbumLibraryTests", dependencies: ["AlbumLibrary", "CommandStore", "CommandKit"]),
+        // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
+        .testTarget(name: "AlbumsAppTests", dependencies: ["AlbumsApp", "AlbumLibrary", "albums"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// One set of strict settings for every Swift target; each line says why.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    // `any P` spelled out: existential costs stay visible at the use site.
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    // A file sees only the modules it imports itself.
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    // Imports are internal unless marked `public import`: no accidental API leaks.
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    // Nonisolated async functions run on their caller's actor (Swift 6.2 semantics).
+    settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
+    // Every public type states its Sendable choice.
+    settings.append(.treatWarning("ExplicitSendable", as: .error))
+    target.swiftSettings = settings
+}

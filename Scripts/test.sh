@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The project's test command (README): a warnings-as-errors build of everything, then the suite.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+swift build --build-tests -Xswiftc -warnings-as-errors "$@"
+swift test --skip-build --parallel "$@"

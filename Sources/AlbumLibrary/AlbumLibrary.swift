@@ -1,0 +1,1 @@
+// AlbumLibrary: module placeholder, replaced as the module's issue lands.

@@ -1,0 +1,1 @@
+// AlbumsApp: module placeholder, replaced as the module's issue lands.

@@ -1,0 +1,1 @@
+// CommandKit: module placeholder, replaced as the module's issue lands.

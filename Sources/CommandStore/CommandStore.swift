@@ -1,0 +1,1 @@
+// CommandStore: module placeholder, replaced as the module's issue lands.

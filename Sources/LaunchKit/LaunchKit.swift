@@ -1,0 +1,1 @@
+// LaunchKit: module placeholder, replaced as the module's issue lands.

@@ -1,0 +1,2 @@
+// Placeholder until the benchmarks land.
+print("command-bench: not built yet")
