@@ -20,12 +20,18 @@ let suites: [String: ([String]) throws -> Void] = [
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first, let suite = suites[name] else {
     let names = suites.keys.sorted().joined(separator: "|")
-    fputs("usage: command-bench <\(names)> [arguments...]\n", stderr)
+    printError("usage: command-bench <\(names)> [arguments...]")
     exit(2)
 }
 do {
     try suite(Array(arguments.dropFirst()))
 } catch {
-    fputs("command-bench \(name): \(error)\n", stderr)
+    printError("command-bench \(name): \(error)")
     exit(1)
+}
+
+/// Writes one line to standard error (the C `stderr` global is not concurrency-safe in Swift 6).
+func printError(_ message: String) {
+    let line = message + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
 }
