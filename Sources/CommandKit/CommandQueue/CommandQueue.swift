@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A serial queue of commands: enqueued from any isolation domain, run one at a time in FIFO order,
 /// off the caller.
 ///
@@ -28,7 +26,7 @@ import Synchronization
 /// The queue is `Sendable`: share it freely. Commands cross into the queue's domain, so they must
 /// be `Sendable` too.
 public final class CommandQueue: Sendable {
-    private let state = Mutex(CommandQueueState())
+    private let state = LockedState(CommandQueueState())
     private let priority: TaskPriority?
 
     /// Creates an empty queue.

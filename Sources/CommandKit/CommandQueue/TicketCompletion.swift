@@ -1,13 +1,11 @@
-import Synchronization
-
 /// The one-shot result of an enqueued command, awaited by any number of tasks.
 final class TicketCompletion<Value: Sendable>: Sendable {
-    private enum State {
+    private enum State: Sendable {
         case pending(waiters: [UInt64: CheckedContinuation<Result<Value, any Error>, Never>], nextID: UInt64)
         case finished(Result<Value, any Error>)
     }
 
-    private let state = Mutex(State.pending(waiters: [:], nextID: 0))
+    private let state = LockedState(State.pending(waiters: [:], nextID: 0))
 
     /// Finishes with a result; later calls are ignored. Returns whether this call finished it.
     @discardableResult
