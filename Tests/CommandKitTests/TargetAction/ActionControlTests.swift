@@ -138,3 +138,58 @@ private final class Toolbar {
         #expect(second == 2)
     }
 }
+
+/// A target whose action can fail, like an undo stack's `undo()`.
+private final class FallibleReceiver {
+    struct Failure: Error, Equatable {}
+    var fails = false
+    var calls = 0
+    func perform() throws {
+        calls += 1
+        if fails { throw Failure() }
+    }
+    func perform(from sender: ActionControl) throws {
+        try perform()
+    }
+}
+
+@Suite struct ActionControlThrowingActionTests {
+    @Test func throwingActionErrorGoesToTheErrorHandler() {
+        let receiver = FallibleReceiver()
+        let control = ActionControl(title: "Undo")
+        control.setTarget(receiver, action: FallibleReceiver.perform as (FallibleReceiver) -> () throws -> Void)
+        var errors: [(String, any Error)] = []
+        control.errorHandler = { control, error in errors.append((control.title, error)) }
+
+        #expect(control.sendAction())
+        #expect(errors.isEmpty)
+
+        receiver.fails = true
+        #expect(control.sendAction(), "the action was sent, even though it threw")
+        #expect(receiver.calls == 2)
+        #expect(errors.count == 1)
+        #expect(errors.first?.0 == "Undo")
+        #expect(errors.first?.1 is FallibleReceiver.Failure)
+    }
+
+    @Test func throwingActionWithSenderIsNotSentWhileDisabledOrWhenTargetIsGone() {
+        let control = ActionControl(title: "Redo", isEnabled: false)
+        var errors = 0
+        control.errorHandler = { _, _ in errors += 1 }
+        weak var weakReceiver: FallibleReceiver?
+        do {
+            let receiver = FallibleReceiver()
+            receiver.fails = true
+            weakReceiver = receiver
+            control.setTarget(receiver, action: FallibleReceiver.perform(from:))
+            #expect(!control.sendAction())
+            #expect(receiver.calls == 0)
+            control.isEnabled = true
+            #expect(control.sendAction())
+            #expect(errors == 1)
+        }
+        #expect(weakReceiver == nil)
+        #expect(!control.sendAction())
+        #expect(errors == 1)
+    }
+}
