@@ -34,7 +34,9 @@ final class TicketCompletion<Value: Sendable>: Sendable {
         guard let id else {
             // Already finished: read it without suspending.
             return state.withLock { state in
-                guard case .finished(let result) = state else { preconditionFailure("a finished ticket stays finished") }
+                guard case .finished(let result) = state else {
+                    preconditionFailure("a finished ticket stays finished")
+                }
                 return result
             }
         }

@@ -94,7 +94,9 @@ import Testing
         for producer in 0..<producers {
             let sequences = order.filter { $0.producer == producer }.map(\.sequence)
             let firstWrong = zip(sequences, 0...).first { $0 != $1 }
-            #expect(sequences.count == perProducer && firstWrong == nil, "producer \(producer): \(String(describing: firstWrong))")
+            #expect(
+                sequences.count == perProducer && firstWrong == nil,
+                "producer \(producer): \(String(describing: firstWrong))")
         }
         // and all commands ran in the order the queue received them (identifiers grow in it).
         let executedIDs = order.compactMap { issued[$0.producer]?[$0.sequence] }

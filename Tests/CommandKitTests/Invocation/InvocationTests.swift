@@ -187,7 +187,8 @@ private func makeLibrary() -> LibraryAPI {
             AnyInvocation(Invocation(target: library, method: LibraryAPI.delete(at:), arguments: 0)),
             AnyInvocation(Invocation(target: library, method: LibraryAPI.count, arguments: ())),
             AnyInvocation(
-                Invocation(target: library, method: LibraryAPI.add(_:at:), arguments: (LibraryAPI.Album(title: "Low"), 0))
+                Invocation(
+                    target: library, method: LibraryAPI.add(_:at:), arguments: (LibraryAPI.Album(title: "Low"), 0))
             ),
         ]
 
