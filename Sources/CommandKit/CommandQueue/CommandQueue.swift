@@ -106,7 +106,7 @@ public final class CommandQueue: Sendable {
     /// command sees `Task.isCancelled`; whether it stops is up to the command, and its ticket
     /// finishes with whatever it returns or throws.
     ///
-    /// - Parameter ticket: The ticket ``enqueue(_:)`` returned.
+    /// - Parameter ticket: The ticket an `enqueue` call returned.
     /// - Returns: What the cancellation did.
     @discardableResult
     public func cancel<Value>(_ ticket: Ticket<Value>) -> CancellationResult {
