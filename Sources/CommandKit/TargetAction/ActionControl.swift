@@ -1,3 +1,5 @@
+public import Observation
+
 /// A control (a button, a toolbar item, a menu item) that sends an action to a weakly held target.
 ///
 /// `ActionControl` is the Target-Action half of the Command pattern, written in Swift so it works
@@ -16,11 +18,13 @@
 /// ```
 ///
 /// Views that draw the control learn about changes of ``title`` and ``isEnabled`` with
-/// ``addObserver(_:)``.
+/// ``addObserver(_:)``, or through Observation: the class is `@Observable`, so SwiftUI views and
+/// `withObservationTracking` follow them without extra code.
 ///
 /// - Important: `ActionControl` is not `Sendable`. It belongs to the one isolation domain that
 ///   creates it (typically the main actor, where user-interface code lives): create it, change it
 ///   and send its action from there.
+@Observable
 public final class ActionControl {
     /// A property of a control whose change observers are told about.
     public enum Property: Hashable, Sendable, CaseIterable {
@@ -74,13 +78,13 @@ public final class ActionControl {
     ///     status?.show("\(control.title) failed: \(error)")
     /// }
     /// ```
-    public var errorHandler: ((ActionControl, any Error) -> Void)?
+    @ObservationIgnored public var errorHandler: ((ActionControl, any Error) -> Void)?
 
-    private weak var weakTarget: AnyObject?
+    @ObservationIgnored private weak var weakTarget: AnyObject?
     // Sends the action to the (weakly captured) target; returns false when the target is gone.
-    private var send: ((ActionControl) throws -> Bool)?
-    private var observers: [(id: ObserverID, handler: (ActionControl, Property) -> Void)] = []
-    private var nextObserverID = 0
+    @ObservationIgnored private var send: ((ActionControl) throws -> Bool)?
+    @ObservationIgnored private var observers: [(id: ObserverID, handler: (ActionControl, Property) -> Void)] = []
+    @ObservationIgnored private var nextObserverID = 0
 
     /// Creates a control with a title and an enabled state, and no target.
     ///

@@ -1,4 +1,5 @@
 import CommandKit
+import Observation
 import Testing
 
 /// A target that counts the actions it receives.
@@ -120,6 +121,28 @@ private final class Toolbar {
         #expect(seen.first?.1 == true)
         #expect(seen.last?.2 == .title)
         #expect(seen.last?.0 == "Undo Delete Album")
+    }
+
+    @Test func observationTracksTitleAndEnabledState() {
+        let control = ActionControl(title: "Undo", isEnabled: false)
+        let changes = Recorder<String>()  // onChange is @Sendable
+        withObservationTracking {
+            _ = control.isEnabled
+        } onChange: {
+            changes.append("isEnabled")
+        }
+        control.title = "Undo Add"  // not read in the tracking closure: no change reported
+        #expect(changes.elements.isEmpty)
+        control.isEnabled = true
+        #expect(changes.elements == ["isEnabled"])
+
+        withObservationTracking {
+            _ = control.title
+        } onChange: {
+            changes.append("title")
+        }
+        control.title = "Undo Delete"
+        #expect(changes.elements == ["isEnabled", "title"])
     }
 
     @Test func removedObserverIsNotCalled() {
