@@ -108,9 +108,41 @@ import Testing
         #expect(throws: CancellationError.self) { try report.checkSuccess() }
     }
 
+    @Test func runsCommandsOnTheCallersActor() async {
+        // Given a caller isolated to an actor, commands (sync, and async after a suspension) run
+        // on that actor too: an invoker can drive receivers the actor owns.
+        let caller = InvokingActor()
+        let (succeeded, onCaller) = await caller.runInvoker()
+        #expect(succeeded)
+        #expect(onCaller == [true, true])
+        #expect(!caller.recognizer.executor.isCurrent)
+    }
+
     @Test func emptyInvokerSucceeds() async {
         let report = await Invoker(commands: []).run()
         #expect(report.entries.isEmpty)
         #expect(report.isSuccess)
+    }
+}
+
+/// An actor that runs an invoker; its commands touch the actor's own state, as real ones would.
+private actor InvokingActor {
+    let recognizer = RecognizableActor()
+    private var onCaller: [Bool] = []
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        recognizer.unownedExecutor
+    }
+
+    /// Runs an invoker whose commands record whether they run on this actor.
+    func runInvoker() async -> (succeeded: Bool, onCaller: [Bool]) {
+        let report = await Invoker {
+            ClosureCommand { self.onCaller.append(self.recognizer.executor.isCurrent) }
+            AsyncClosureCommand {
+                await Task.yield()
+                self.onCaller.append(self.recognizer.executor.isCurrent)
+            }
+        }.run()
+        return (report.isSuccess, onCaller)
     }
 }
