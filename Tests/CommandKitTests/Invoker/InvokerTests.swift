@@ -65,6 +65,13 @@ import Testing
         #expect(report.failed.first?.error as? TestError == TestError(tag: "b"))
         #expect(report.skipped.map(\.index) == [2, 3])
         #expect(throws: TestError(tag: "b")) { try report.checkSuccess() }
+        #expect(
+            report.description == """
+                #0 a: succeeded
+                #1 b: failed (TestError(tag: "b"))
+                #2 c: skipped
+                #3 AsyncRecord: skipped
+                """)
     }
 
     @Test func continueAfterFailureRunsEverythingAndCollectsEachError() async {
