@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the DocC catalog of every library module from compiler-emitted symbol graphs (no
+# plugin), with warnings as errors, and checks that the documentation is whole:
+#   1. every public top-level symbol and nested type of a module is listed in a `## Topics`
+#      section of that module's catalog (docc would otherwise curate it silently);
+#   2. every ```swift block of an article appears, verbatim, in a file under Snippets/ (which
+#      `swift build` compiles), so the code the articles show keeps compiling.
+# One `swift build` (into .build-docs, apart from .build so it never invalidates it), then one
+# `docc convert` per module. Output: .build-docs/docs/<Module>. Fails on the first problem.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+modules=(CommandKit LaunchKit CommandStore AlbumLibrary)
+scratch=.build-docs
+graphs="$scratch/symbol-graphs"
+
+rm -rf "$graphs" && mkdir -p "$graphs" "$scratch/docs"
+# One build: libraries, executables and Snippets/. Symbol graphs include public symbols only.
+swift build --scratch-path "$scratch" \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+
+for module in "${modules[@]}"; do
+    catalog="Sources/$module/$module.docc"
+    [ -d "$catalog" ] || { echo "generate-docs: missing catalog $catalog" >&2; exit 1; }
+    # Only this module's graphs: M.symbols.json and M@Other.symbols.json (its extensions).
+    own="$scratch/graphs-$module"
+    rm -rf "$own" && mkdir -p "$own"
+    cp "$graphs/$module.symbols.json" "$own/"
+    find "$graphs" -name "$module@*.symbols.json" -exec cp {} "$own/" \;
+
+    python3 Scripts/check-docs.py "$module" "$catalog" "$own"
+
+    echo "generate-docs: docc convert $module"
+    docc convert "$catalog" \
+        --additional-symbol-graph-dir "$own" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.commandkit.$module" \
+        --warnings-as-errors \
+        --output-path "$scratch/docs/$module"
+done
+echo "generate-docs: all catalogs built in $scratch/docs"
