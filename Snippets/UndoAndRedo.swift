@@ -139,4 +139,4 @@ group.addStack(stack)
 group.addStack(editor)
 group.setActiveStack(editor)
 let groupUndo = group.makeUndoControl()
-print(groupUndo.title)  // follows the editor's stack
+print(groupUndo.title)  // Undo Typing: follows the editor's stack
