@@ -6,7 +6,8 @@
    docc's automatic, unordered groups. Members are checked for the types the catalog curates
    member by member in Extensions/<Type>.md: there, every member must be listed.
 2. Compiling examples: every ```swift block of the catalog must appear, line for line (leading
-   whitespace and blank lines ignored), in a file under Snippets/, which `swift build` compiles.
+   whitespace and blank lines ignored), in a file under Snippets/ (which `swift build` compiles)
+   or Tests/DocumentationExamplesTests/ (which `swift test` runs).
    A block preceded by a line `<!-- not compiled: <reason> -->` (for example Apple-only code
    shown for comparison) is exempt, and listed.
 
@@ -117,7 +118,8 @@ def main():
         if parent in member_pages and path not in member_pages[parent]:
             problems.append(f"{module}: {name} is missing from Extensions/{parent[-1]}.md's topics")
 
-    snippet_files = sorted(pathlib.Path("Snippets").rglob("*.swift"))
+    snippet_files = sorted(pathlib.Path("Snippets").rglob("*.swift")) + sorted(
+        pathlib.Path("Tests/DocumentationExamplesTests").rglob("*.swift"))
     snippets = {f: normalized(f.read_text().splitlines()) for f in snippet_files}
     for page in pages:
         for line_no, block, exempt in swift_blocks(page.read_text()):
@@ -126,7 +128,7 @@ def main():
                 continue
             needle = normalized(block)
             if needle and not any(contains(h, needle) for h in snippets.values()):
-                problems.append(f"{page}:{line_no}: swift block is in no file under Snippets/")
+                problems.append(f"{page}:{line_no}: swift block is in no file under Snippets/ or Tests/DocumentationExamplesTests/")
 
     for p in problems:
         print("check-docs: error: " + p, file=sys.stderr)
