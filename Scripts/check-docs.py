@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Checks one module's DocC catalog against its symbol graphs (run by generate-docs.sh).
 
-1. Curation: every public top-level symbol and every public nested type of the module must be
-   linked (``Symbol``) from a `## Topics` section of a page of the catalog, so nothing lands in
-   docc's automatic, unordered groups. Members are checked for the types the catalog curates
-   member by member in Extensions/<Type>.md: there, every member must be listed.
+1. Curation: every public symbol of the module (types, members, cases; not the ones the compiler
+   synthesizes, such as `!=` or `hashValue`) must be linked (``Symbol``) from a `## Topics`
+   section of a page of the catalog (the landing page or Extensions/<Type>.md), so nothing lands
+   in docc's automatic groups.
 2. Compiling examples: every ```swift block of the catalog must appear, line for line (leading
    whitespace and blank lines ignored), in a file under Snippets/ (which `swift build` compiles)
    or Tests/DocumentationExamplesTests/ (which `swift test` runs).
@@ -18,15 +18,13 @@ import pathlib
 import re
 import sys
 
-TYPE_KINDS = {"swift.struct", "swift.class", "swift.enum", "swift.protocol", "swift.typealias",
-              "swift.actor", "swift.macro"}
-
-
 def load_symbols(module, graph_dir):
     graph = json.loads((graph_dir / f"{module}.symbols.json").read_text())
     symbols = []
     for s in graph["symbols"]:
         if s.get("accessLevel") not in ("public", "open"):
+            continue
+        if "::SYNTHESIZED::" in s["identifier"]["precise"]:
             continue
         symbols.append((tuple(s["pathComponents"]), s["kind"]["identifier"]))
     return symbols
@@ -56,11 +54,6 @@ def topic_links(page_text, module):
             for m in re.finditer(r"``([^`]+)``", line):
                 links.add(normalize_link(m.group(1), module))
     return links
-
-
-def base_name(component):
-    """`push(_:)` -> `push(_:)`; strips nothing else: members are compared with their labels."""
-    return component
 
 
 def swift_blocks(text):
@@ -100,23 +93,19 @@ def main():
     pages = sorted(catalog.rglob("*.md"))
 
     curated = set()
-    member_pages = {}  # type path -> links in its Extensions page
     for page in pages:
         text = page.read_text()
         links = topic_links(text, module)
         curated |= links
+        # In Extensions/<Type>.md, links are relative to the type the page extends.
         m = re.match(r"#\s*``([^`]+)``", text)
         if m and page.parent.name == "Extensions":
-            member_pages[normalize_link(m.group(1), module)] = links
+            owner = normalize_link(m.group(1), module)
+            curated |= {owner + link for link in links}
 
-    for path, kind in symbols:
-        name = "/".join(path)
-        if len(path) == 1 or kind in TYPE_KINDS:
-            if path not in curated:
-                problems.append(f"{module}: {name} ({kind}) is in no `## Topics` section")
-        parent = path[:-1]
-        if parent in member_pages and path not in member_pages[parent]:
-            problems.append(f"{module}: {name} is missing from Extensions/{parent[-1]}.md's topics")
+    for path, kind in sorted(set(symbols)):
+        if path not in curated:
+            problems.append(f"{module}: {'/'.join(path)} ({kind}) is in no `## Topics` section")
 
     snippet_files = sorted(pathlib.Path("Snippets").rglob("*.swift")) + sorted(
         pathlib.Path("Tests/DocumentationExamplesTests").rglob("*.swift"))
