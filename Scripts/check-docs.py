@@ -37,7 +37,7 @@ def normalize_link(link, module):
     parts = []
     for part in link.split("/"):
         # Drop docc disambiguation suffixes: -swift.struct, -2k3j8, -(Int).
-        part = re.sub(r"-(swift\.[a-z.]+|[0-9a-z]{3,6}|\(.*\)|\[.*\])$", "", part)
+        part = re.sub(r"(-(swift\.[a-z.]+|[0-9a-z]{3,6}|\(.*\)|\[.*\])|->.*)$", "", part)
         parts.append(part)
     return tuple(parts)
 

@@ -31,12 +31,15 @@ for module in "${modules[@]}"; do
 
     python3 Scripts/check-docs.py "$module" "$catalog" "$own"
 
+    # Overloads (setTarget(_:action:), enqueue(_:)) share one page, so a topic can list them by
+    # name: docc cannot parse its own disambiguation for generic closure parameters.
     echo "generate-docs: docc convert $module"
     docc convert "$catalog" \
         --additional-symbol-graph-dir "$own" \
         --fallback-display-name "$module" \
         --fallback-bundle-identifier "org.commandkit.$module" \
         --warnings-as-errors \
+        --enable-experimental-overloaded-symbol-presentation \
         --output-path "$scratch/docs/$module"
 done
 echo "generate-docs: all catalogs built in $scratch/docs"
