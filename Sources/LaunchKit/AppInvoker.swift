@@ -204,6 +204,12 @@ public actor AppInvoker {
                 }
                 guard let completion = await group.next() else { break }
                 running -= 1
+                // Checked before recording, so work that stopped because of the cancellation counts as
+                // cancelled, not failed.
+                if Task.isCancelled && !machine!.isStopping {
+                    machine!.cancel()
+                    group.cancelAll()
+                }
                 let action = machine!.complete(
                     completion.index,
                     startedAt: completion.startedAt,
