@@ -112,7 +112,11 @@ extension AppInvoker {
 
     /// Runs the shutdown steps once; later calls await the same run.
     func tearDownOnce() async -> [LaunchReport.TearDownEntry] {
-        if let tearDownTask { return await tearDownTask.value }
+        if let tearDownTask {
+            let entries = await tearDownTask.value
+            tearDownEntries = entries
+            return entries
+        }
         guard let machine else { return [] }
         let steps: [TearDownStep] = machine.graph.topologicalOrder.reversed().compactMap { index in
             let node = machine.graph.nodes[index]
@@ -145,7 +149,7 @@ extension AppInvoker {
         let progress = TearDownProgress(steps.map {
             LaunchReport.TearDownEntry(id: $0.id, isolation: $0.isolation, outcome: .notRun)
         })
-        let outcome = await Race.run(until: clock.now() + deadline, clock: clock) {
+        let outcome = await Race.run(until: clock.now() + deadline, clock: clock, whenDeadlinePasses: progress.freeze) {
             for (position, step) in steps.enumerated() {
                 guard progress.begin(position, at: clock.now()) else { return }
                 do {
@@ -159,7 +163,7 @@ extension AppInvoker {
                 }
             }
         }
-        if case .deadlinePassed = outcome { progress.freeze() }
+        _ = outcome
         return progress.entries
     }
 

@@ -15,9 +15,13 @@ enum Race {
     /// Returns the operation's result, or ``Outcome/deadlinePassed`` if the clock reaches `deadline`
     /// first. Cancelling the caller cancels the operation (and keeps waiting for it, up to the
     /// deadline).
+    ///
+    /// - Parameter whenDeadlinePasses: Called when the deadline wins, before the operation is
+    ///   cancelled, so the caller can stop recording the operation's progress first.
     static func run<Value: Sendable>(
         until deadline: Duration,
         clock: LaunchClock,
+        whenDeadlinePasses: @escaping @Sendable () -> Void = {},
         _ operation: @escaping @Sendable () async throws -> Value
     ) async -> Outcome<Value> {
         let race = RaceState<Value>()
@@ -33,7 +37,7 @@ enum Race {
                     timer: Task {
                         do {
                             try await clock.sleep(deadline)
-                            race.resolve(.deadlinePassed)
+                            race.resolve(.deadlinePassed, beforeCancelling: whenDeadlinePasses)
                         } catch {
                             // Cancelled: the operation finished first.
                         }
@@ -80,7 +84,7 @@ private final class RaceState<Value: Sendable>: Sendable {
         }
     }
 
-    func resolve(_ outcome: Race.Outcome<Value>) {
+    func resolve(_ outcome: Race.Outcome<Value>, beforeCancelling prepare: () -> Void = {}) {
         let resumption: (CheckedContinuation<Race.Outcome<Value>, Never>, Task<Void, Never>?, Task<Void, Never>?)? =
             state.withLock { state in
                 guard let continuation = state.continuation else {
@@ -97,6 +101,7 @@ private final class RaceState<Value: Sendable>: Sendable {
                 return (continuation, state.operation, state.timer)
             }
         guard let (continuation, operation, timer) = resumption else { return }
+        prepare()
         operation?.cancel()
         timer?.cancel()
         continuation.resume(returning: outcome)
