@@ -39,8 +39,8 @@ extension AppInvoker {
     /// Launches, then keeps the app running until a signal arrives, ``shutDown()`` is called, or the
     /// calling task is cancelled; then shuts down gracefully.
     ///
-    /// The signal handlers are installed before the launch starts and removed (default action
-    /// restored) before returning. A signal during the launch cancels it: running commands are
+    /// The signal handlers are installed (and registered) before the launch starts, and removed before
+    /// returning. A signal during the launch cancels it: running commands are
     /// cancelled, unstarted ones skipped, started ones torn down.
     ///
     /// ```swift
@@ -55,7 +55,7 @@ extension AppInvoker {
     ///   shutdown steps ran).
     @discardableResult
     public func runUntilShutdown(signals: [LaunchSignal] = [.terminate, .interrupt]) async throws -> LaunchReport {
-        let listener = SignalListener(signals)
+        let listener = await SignalListener.start(signals)
         defer { listener.stop() }
         let stream = listener.signals
         let watcher = Task {

@@ -9,7 +9,9 @@ import Darwin
 #endif
 
 /// Runs `launchkit-fixture` (Sources/launchkit-fixture) and shuts it down with a real signal.
-@Suite struct SignalTests {
+///
+/// Serialized: a child spawned by one case could inherit the other case's pipe and hold it open.
+@Suite(.serialized) struct SignalTests {
     @Test(arguments: [("SIGTERM", SIGTERM), ("SIGINT", SIGINT)])
     func signalTearsDownStartedCommandsInReverseDependencyOrder(name: String, signal: Int32) async throws {
         let fixture = try #require(Self.fixtureURL(), "launchkit-fixture not found next to the test bundle")
@@ -17,25 +19,32 @@ import Darwin
         process.executableURL = fixture
         let output = Pipe()
         process.standardOutput = output
-        let lines = Mutex("")
+        // Read without ever blocking a thread: the handler collects output as it comes.
+        let received = Mutex("")
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            lines.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            received.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
         // Given the app is ready and its deferred "sync" command is running
-        try await eventually { lines.withLock { $0.contains("ready\n") && $0.contains("run sync\n") } }
+        try await eventually { received.withLock { $0.contains("ready\n") && $0.contains("run sync\n") } }
 
         // When the signal arrives
         kill(process.processIdentifier, signal)
 
         // Then the app shuts down gracefully
-        try await eventually { !process.isRunning }
+        // (its last line is "exit", or "error ..." if the launch failed)
+        try await eventually {
+            !process.isRunning && received.withLock { $0.hasSuffix("\nexit\n") || $0.contains("\nerror ") }
+        }
         output.fileHandleForReading.readabilityHandler = nil
-        let rest = output.fileHandleForReading.readDataToEndOfFile()
-        let text = lines.withLock { $0 } + String(decoding: rest, as: UTF8.self)
+        let text = received.withLock { $0 }
+        guard !process.isRunning else {
+            Issue.record("the fixture did not exit; output:\n\(text)")
+            return
+        }
         let all = text.split(separator: "\n").map(String.init)
         #expect(process.terminationStatus == 0, "output:\n\(text)")
 
