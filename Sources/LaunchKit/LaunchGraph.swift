@@ -3,8 +3,9 @@
 /// Building one checks, in this order, duplicate identifiers, missing dependencies, phase inversions
 /// and cycles; nothing runs when a check fails.
 struct LaunchGraph: Sendable {
-    /// One command and its place in the graph.
-    struct Node: Sendable {
+    /// One command and its place in the graph. A class: the scheduler hands nodes to child tasks,
+    /// and one retain is cheaper than copying the command's existential and arrays.
+    final class Node: Sendable {
         let command: any AppCommand
         let id: LaunchID
         let dependencies: [Int]
@@ -14,6 +15,26 @@ struct LaunchGraph: Sendable {
         let timeout: Duration?
         /// The shutdown step, when the command owns one.
         let tearDown: TearDownStep?
+
+        init(
+            command: any AppCommand,
+            id: LaunchID,
+            dependencies: [Int],
+            phase: LaunchPhase,
+            isolation: LaunchIsolation,
+            isRequired: Bool,
+            timeout: Duration?,
+            tearDown: TearDownStep?
+        ) {
+            self.command = command
+            self.id = id
+            self.dependencies = dependencies
+            self.phase = phase
+            self.isolation = isolation
+            self.isRequired = isRequired
+            self.timeout = timeout
+            self.tearDown = tearDown
+        }
     }
 
     /// A command's shutdown step.
@@ -102,7 +123,7 @@ struct LaunchGraph: Sendable {
         }
 
         // Kahn's algorithm with a min-heap: among ready nodes, the earliest declared goes first.
-        var remaining = nodes.map(\.dependencies.count)
+        var remaining = nodes.map { $0.dependencies.count }
         var ready = IndexHeap()
         for index in nodes.indices where remaining[index] == 0 { ready.insert(index) }
         var order: [Int] = []

@@ -46,7 +46,7 @@ struct LaunchStateMachine: Sendable {
                 outcome: .pending
             )
         }
-        self.remaining = graph.nodes.map(\.dependencies.count)
+        self.remaining = graph.nodes.map { $0.dependencies.count }
         self.beforeReadyLeft = graph.nodes.count { $0.phase == .beforeReady }
         self.unfinished = graph.count
     }
