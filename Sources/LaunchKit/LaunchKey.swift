@@ -11,8 +11,11 @@
 /// let database = try context.require(.database)   // in the commands that depend on it
 /// ```
 ///
-/// Two keys are the same key when both their names and their value types match.
-public struct LaunchKey<Value: Sendable>: Hashable, Sendable, CustomStringConvertible {
+/// Two keys are the same key when both their names and their value types match. Values stored in
+/// ``LaunchOptions`` and under ``LaunchContext``'s main subscript must be `Sendable`; a value that is
+/// not (a database connection class) goes in the context's main-actor storage,
+/// ``LaunchContext/subscript(mainActor:)``.
+public struct LaunchKey<Value>: Hashable, Sendable, CustomStringConvertible {
     /// The key's name, as shown in errors.
     public let name: String
 

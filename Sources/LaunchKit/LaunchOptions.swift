@@ -16,7 +16,7 @@ import Foundation
 /// ```
 public struct LaunchOptions: Sendable {
     /// A typed key for a custom value.
-    public typealias Key<Value: Sendable> = LaunchKey<Value>
+    public typealias Key<Value> = LaunchKey<Value>
 
     /// The command-line arguments, program name first.
     public var arguments: [String]

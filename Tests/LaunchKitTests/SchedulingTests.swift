@@ -169,6 +169,32 @@ import Testing
         #expect(invoker.context[key]?.path == "/tmp/albums.sqlite")
     }
 
+    @Test func mainActorStorageHandsNonSendableValuesToMainActorDependents() async throws {
+        // A connection class that must stay in one isolation domain.
+        final class Connection {
+            var statements: [String] = []
+        }
+        let key = LaunchContext.Key<Connection>("connection")
+        let invoker = AppInvoker(options: LaunchOptions()) {
+            LaunchCommand.onMainActor("open") { context in context[mainActor: key] = Connection() }
+            LaunchCommand.onMainActor("migrate", dependsOn: ["open"]) { context in
+                try context.require(mainActor: key).statements.append("CREATE TABLE album")
+            }
+        }
+        try await invoker.run()
+        let statements = await MainActor.run { invoker.context[mainActor: key]?.statements }
+        #expect(statements == ["CREATE TABLE album"])
+        let missing = await MainActor.run { () -> LaunchError? in
+            do {
+                _ = try invoker.context.require(mainActor: LaunchContext.Key<Connection>("other"))
+                return nil
+            } catch {
+                return error as? LaunchError
+            }
+        }
+        #expect(missing?.code == .missingValue)
+    }
+
     @Test func requireNamesAMissingValue() {
         let context = LaunchContext()
         let key = LaunchContext.Key<Int>("answer")
