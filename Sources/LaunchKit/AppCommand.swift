@@ -47,6 +47,10 @@ public protocol AppCommand: Sendable {
 
     /// The longest the command may run before it is cancelled and counted as timed out; `nil` (the
     /// default) for no limit.
+    ///
+    /// The timeout holds even for work that ignores cancellation: the launch moves on at the deadline,
+    /// and such work finishes in the background, its result discarded. Time is read from the
+    /// invoker's clock.
     var timeout: Duration? { get }
 
     /// Does the command's work.

@@ -4,7 +4,7 @@ extension LaunchReport {
     ///
     /// ```
     /// command   phase     isolation  outcome  ready ms  start ms  queue ms  run ms  end ms
-    /// config    ready     concurrent ok           0.00      0.01      0.01    1.20    1.21
+    /// config    before-ready  concurrent ok       0.00      0.01      0.01    1.20    1.21
     /// ...
     /// ready at 14.20 ms · finished at 31.02 ms · critical path 28.90 ms: config → database → sync
     /// ```
@@ -27,7 +27,7 @@ extension LaunchReport {
             if !entry.isRequired { outcome += " (optional)" }
             rows.append([
                 entry.id.rawValue,
-                entry.phase == .beforeReady ? "ready" : "deferred",
+                entry.phase == .beforeReady ? "before-ready" : "deferred",
                 entry.isolation == .mainActor ? "main" : "concurrent",
                 outcome,
                 Self.milliseconds(entry.readyAt),

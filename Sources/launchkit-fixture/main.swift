@@ -58,6 +58,9 @@ do {
     for entry in report.entries {
         say("report command \(entry.id): \(entry.outcome)")
     }
+    for line in report.table().split(separator: "\n", omittingEmptySubsequences: false) {
+        say("table \(line)")
+    }
     say("exit")
 } catch {
     say("error \(error)")

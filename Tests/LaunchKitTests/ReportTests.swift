@@ -65,7 +65,7 @@ import Testing
         #expect(lines[0].hasPrefix("command"))
         #expect(lines[0].hasSuffix("end ms"))
         #expect(lines[1].split(separator: " ", omittingEmptySubsequences: true) == [
-            "config", "ready", "concurrent", "ok", "0.00", "0.00", "0.00", "10.00", "10.00",
+            "config", "before-ready", "concurrent", "ok", "0.00", "0.00", "0.00", "10.00", "10.00",
         ])
         #expect(lines.contains { $0.hasPrefix("window") && $0.contains("main") && $0.contains("7.00") })
         #expect(lines.contains { $0.hasPrefix("optional") && $0.contains("failed (optional)") })

@@ -58,6 +58,7 @@ import Darwin
         #expect(!all.contains { $0.contains("deadline") || $0.contains("not run") })
         #expect(all.contains("report command sync: cancelled"))
         #expect(all.contains("report command index: skipped: launch cancelled"))
+        #expect(all.contains { $0.hasPrefix("table ") && $0.hasSuffix("shut down by \(name)") })
         #expect(all.last == "exit")
     }
 
