@@ -155,3 +155,54 @@ extension Result {
         if case .failure(let error) = self { error } else { nil }
     }
 }
+
+@Suite struct DeferredFailureTests {
+    @Test func requiredDeferredFailureAbortsAfterReadiness() async throws {
+        let recorder = Recorder()
+        let invoker = AppInvoker(
+            commands: [
+                recording("database", recorder),
+                recording("sync", recorder, dependsOn: ["database"], phase: .deferred) { throw Boom() },
+                recording("index", recorder, dependsOn: ["sync"], phase: .deferred),
+            ],
+            maxConcurrency: 1
+        )
+
+        let error = await #expect(throws: LaunchError.self) { try await invoker.run() }
+
+        // The app had become ready; the deferred failure still aborts what is left.
+        try await invoker.waitUntilReady()
+        #expect(error?.failedCommand == "sync")
+        #expect(error?.skippedCommands == ["index"])
+        #expect(error?.report?.readyAt != nil)
+        #expect(recorder.all.filter { $0.hasPrefix("teardown") } == ["teardown sync", "teardown database"])
+    }
+
+    @Test func deferredCommandOfAFailedOptionalOneIsSkipped() async throws {
+        let invoker = AppInvoker(commands: [
+            LaunchCommand("analytics", isRequired: false) { _ in throw Boom() },
+            LaunchCommand("upload", dependsOn: ["analytics"], phase: .deferred) { _ in },
+            LaunchCommand("ui") { _ in },
+        ])
+        let report = try await invoker.run()
+        #expect(report["upload"]?.outcome == .skipped(.dependencyDidNotSucceed("analytics")))
+        #expect(report["ui"]?.outcome == .succeeded)
+        #expect(report.readyAt != nil)
+    }
+
+    @Test func errorCodesMatchInCatchClausesAndDescribeThemselves() async throws {
+        let invoker = AppInvoker(commands: [LaunchCommand("a") { _ in throw Boom() }])
+        do {
+            try await invoker.run()
+            Issue.record("expected a failure")
+        } catch LaunchError.Code.cycle {
+            Issue.record("wrong code matched")
+        } catch LaunchError.Code.commandFailed {
+            // Expected.
+        }
+        let error = LaunchError(.waitTimedOut, "still unfinished: 'a'", commands: ["a"])
+        #expect(error.description == "LaunchError.waitTimedOut: still unfinished: 'a'")
+        #expect(LaunchSignal.terminate.description == "SIGTERM")
+        #expect(LaunchSignal.interrupt.description == "SIGINT")
+    }
+}
