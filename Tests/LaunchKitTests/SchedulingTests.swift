@@ -113,6 +113,49 @@ import Testing
         }
     }
 
+    @Test func randomOptionalFailuresSkipExactlyTheirDependents() async throws {
+        let seed: UInt64 = 0xFA11_0B7E
+        var generator = SplitMix64(seed: seed)
+        for step in 0..<20 {
+            let count = Int.random(in: 2...30, using: &generator)
+            var dependencies: [[Int]] = []
+            for index in 0..<count {
+                let candidates = Array(0..<index).shuffled(using: &generator)
+                dependencies.append(Array(candidates.prefix(Int.random(in: 0...2, using: &generator))))
+            }
+            let failing = Set((0..<count).filter { _ in Int.random(in: 0..<5, using: &generator) == 0 })
+            let recorder = Recorder()
+            let commands = (0..<count).map { index in
+                recording(
+                    LaunchID("n\(index)"), recorder, dependsOn: dependencies[index].map { LaunchID("n\($0)") },
+                    isRequired: false
+                ) {
+                    if failing.contains(index) { throw Boom() }
+                }
+            }
+            let report = try await AppInvoker(commands: commands, maxConcurrency: 3).run()
+
+            // Expected: a command runs if and only if no dependency, direct or not, failed.
+            var blocked = Array(repeating: false, count: count)
+            for index in 0..<count {
+                blocked[index] = dependencies[index].contains { failing.contains($0) || blocked[$0] }
+                let outcome = report[LaunchID("n\(index)")]?.outcome
+                let context = "seed \(seed) step \(step) n\(index)"
+                if blocked[index] {
+                    guard case .skipped(.dependencyDidNotSucceed(let cause)) = outcome else {
+                        Issue.record("\(context): expected skipped, got \(String(describing: outcome))")
+                        continue
+                    }
+                    #expect(failing.contains(Int(cause.rawValue.dropFirst())!), "\(context): cause \(cause)")
+                    #expect(recorder.count(of: "start n\(index)") == 0, "\(context) started")
+                } else {
+                    #expect(outcome == (failing.contains(index) ? .failed("boom") : .succeeded), "\(context)")
+                    #expect(recorder.count(of: "start n\(index)") == 1, "\(context)")
+                }
+            }
+        }
+    }
+
     @Test func mainActorCommandsRunOnTheMainActor() async throws {
         let onMain = Mutex<[String: Bool]>([:])
         struct WindowCommand: AppCommand {
