@@ -55,6 +55,7 @@ extension AppInvoker {
     ///   shutdown steps ran).
     @discardableResult
     public func runUntilShutdown(signals: [LaunchSignal] = [.terminate, .interrupt]) async throws -> LaunchReport {
+        _ = try graphResult.get()
         let listener = await SignalListener.start(signals)
         defer { listener.stop() }
         let stream = listener.signals
@@ -66,6 +67,11 @@ extension AppInvoker {
         }
         defer { watcher.cancel() }
 
+        // A signal between installing the handlers and here: shut down without launching.
+        guard !shutdownRequested else {
+            await shutDown()
+            return makeReport()!
+        }
         do {
             try await withTaskCancellationHandler {
                 _ = try await run()

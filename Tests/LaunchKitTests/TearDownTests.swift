@@ -144,4 +144,20 @@ import Testing
         #expect(report.tearDowns.map(\.outcome) == [.succeeded])
         #expect(recorder.count(of: "teardown server") == 1)
     }
+
+    @Test func runUntilShutdownThrowsValidationErrorsWithoutRunning() async throws {
+        let invoker = AppInvoker(commands: [LaunchCommand("a", dependsOn: ["a"]) { _ in }])
+        let error = await #expect(throws: LaunchError.self) { try await invoker.runUntilShutdown(signals: []) }
+        #expect(error?.code == .cycle)
+    }
+
+    @Test func shutDownBeforeRunUntilShutdownMeansNoLaunch() async throws {
+        let recorder = Recorder()
+        let invoker = AppInvoker(commands: [recording("a", recorder)])
+        await invoker.shutDown()
+        let report = try await invoker.runUntilShutdown(signals: [])
+        #expect(report["a"]?.outcome == .skipped(.launchCancelled))
+        #expect(report.tearDowns.isEmpty)
+        #expect(recorder.all.isEmpty)
+    }
 }
