@@ -3,10 +3,13 @@ extension LaunchReport {
     /// declaration order), then the shutdown steps and a summary.
     ///
     /// ```
-    /// command   phase     isolation  outcome  ready ms  start ms  queue ms  run ms  end ms
-    /// config    before-ready  concurrent ok       0.00      0.01      0.01    1.20    1.21
-    /// ...
-    /// ready at 14.20 ms · finished at 31.02 ms · critical path 28.90 ms: config → database → sync
+    /// command   phase         isolation   outcome    ready ms  start ms  queue ms  run ms  end ms
+    /// config    before-ready  concurrent  ok             0.00      0.03      0.03    0.13    0.16
+    /// database  before-ready  concurrent  ok             0.16      0.21      0.05    4.10    4.31
+    /// sync      deferred      concurrent  cancelled      4.31      4.35      0.04  493.82  498.17
+    ///
+    /// ready at 4.31 ms · finished at 498.17 ms · width 4 · main actor busy 0.00 ms
+    /// critical path 498.05 ms: config → database → sync
     /// ```
     ///
     /// - Returns: The table, lines separated by `\n`, without a trailing newline.

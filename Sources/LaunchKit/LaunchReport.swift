@@ -82,8 +82,9 @@ public struct LaunchReport: Hashable, Sendable {
     public internal(set) var finishedAt: Duration
     /// The most commands that could run at once.
     public let maxConcurrency: Int
-    /// The chain of commands, each depending on the next before it, whose run times add up to the
-    /// longest: no schedule can finish the launch sooner than ``criticalPathDuration``.
+    /// The chain of commands, each depending on the one before it, whose run times add up to the
+    /// most: with these run times, no schedule could finish the launch sooner than
+    /// ``criticalPathDuration``.
     ///
     /// Deferred commands also wait for readiness, so a chain through a deferred command continues
     /// through the before-ready command that finished the longest chain.
