@@ -1,5 +1,5 @@
 // A command history that survives the process: the examples of "Durable History"
-// (CommandStore.docc/Articles/DurableHistory.md).
+// (CommandStore.docc/Articles/PersistingCommands.md).
 import CommandStore
 import Foundation
 
