@@ -10,7 +10,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+# Every library module, or the ones named on the command line (Scripts/generate-docs.sh LaunchKit).
 modules=(CommandKit LaunchKit CommandStore AlbumLibrary)
+[ "$#" -gt 0 ] && modules=("$@")
 scratch=.build-docs
 graphs="$scratch/symbol-graphs"
 
