@@ -1,47 +1,49 @@
 #!/usr/bin/env bash
 # Builds the DocC catalog of every library module from compiler-emitted symbol graphs (no
 # plugin), with warnings as errors, and checks that the documentation is whole:
-#   1. every public top-level symbol and nested type of a module is listed in a `## Topics`
-#      section of that module's catalog (docc would otherwise curate it silently);
-#   2. every ```swift block of an article appears, verbatim, in a file under Snippets/ (which
-#      `swift build` compiles), so the code the articles show keeps compiling.
-# One `swift build` (into .build-docs, apart from .build so it never invalidates it), then one
-# `docc convert` per module. Output: .build-docs/docs/<Module>. Fails on the first problem.
+#   1. every public symbol of a module is listed in a `## Topics` section of its catalog;
+#   2. every ```swift block of an article appears, verbatim, in Snippets/ (which `swift build`
+#      compiles) or in Tests/DocumentationExamplesTests/, so the code the articles show compiles.
+# Steps: one `swift build` (the same flags as Scripts/test.sh, so after the tests it rebuilds
+# nothing), `swift-symbolgraph-extract` on each built module, then one `docc convert` per module.
+# Output: .build-docs/docs/<Module>. Fails on the first problem.
+#
+# Usage: Scripts/generate-docs.sh [Module...]   (default: every library module)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-# Every library module, or the ones named on the command line (Scripts/generate-docs.sh LaunchKit).
 modules=(CommandKit LaunchKit CommandStore AlbumLibrary)
 [ "$#" -gt 0 ] && modules=("$@")
-scratch=.build-docs
-graphs="$scratch/symbol-graphs"
+out=.build-docs
 
-rm -rf "$graphs" && mkdir -p "$graphs" "$scratch/docs"
-# One build: libraries, executables and Snippets/. Symbol graphs include public symbols only.
-swift build --scratch-path "$scratch" \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
-    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+# Libraries, executables and Snippets/, with warnings as errors.
+swift build -Xswiftc -warnings-as-errors
+modules_dir="$(swift build --show-bin-path -Xswiftc -warnings-as-errors)/Modules"
+triple="$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
 
+mkdir -p "$out/docs"
 for module in "${modules[@]}"; do
     catalog="Sources/$module/$module.docc"
     [ -d "$catalog" ] || { echo "generate-docs: missing catalog $catalog" >&2; exit 1; }
-    # Only this module's graphs: M.symbols.json and M@Other.symbols.json (its extensions).
-    own="$scratch/graphs-$module"
-    rm -rf "$own" && mkdir -p "$own"
-    cp "$graphs/$module.symbols.json" "$own/"
-    find "$graphs" -name "$module@*.symbols.json" -exec cp {} "$own/" \;
 
-    python3 Scripts/check-docs.py "$module" "$catalog" "$own"
+    # Only this module's graphs: M.symbols.json and M@Other.symbols.json (its extensions).
+    graphs="$out/symbol-graphs/$module"
+    rm -rf "$graphs" && mkdir -p "$graphs"
+    swift-symbolgraph-extract -module-name "$module" -target "$triple" \
+        -I "$modules_dir" -I Sources/CSQLite \
+        -minimum-access-level public -output-dir "$graphs"
+
+    python3 Scripts/check-docs.py "$module" "$catalog" "$graphs"
 
     # Overloads (setTarget(_:action:), enqueue(_:)) share one page, so a topic can list them by
     # name: docc cannot parse its own disambiguation for generic closure parameters.
     echo "generate-docs: docc convert $module"
     docc convert "$catalog" \
-        --additional-symbol-graph-dir "$own" \
+        --additional-symbol-graph-dir "$graphs" \
         --fallback-display-name "$module" \
         --fallback-bundle-identifier "org.commandkit.$module" \
         --warnings-as-errors \
         --enable-experimental-overloaded-symbol-presentation \
-        --output-path "$scratch/docs/$module"
+        --output-path "$out/docs/$module"
 done
-echo "generate-docs: all catalogs built in $scratch/docs"
+echo "generate-docs: built ${modules[*]} in $out/docs"
