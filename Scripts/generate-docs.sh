@@ -19,9 +19,13 @@ out=.build-docs
 # Libraries, executables and Snippets/, with warnings as errors.
 swift build -Xswiftc -warnings-as-errors
 modules_dir="$(swift build --show-bin-path -Xswiftc -warnings-as-errors)/Modules"
-triple="$(swiftc -print-target-info | python3 -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
+triple="$(swiftc -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -n 1)"
+sdk=()
+if command -v xcrun >/dev/null; then sdk=(-sdk "$(xcrun --show-sdk-path)"); fi
 
+# The checker (curation, compiled examples) is a Swift script: nothing to install.
 mkdir -p "$out/docs"
+swiftc -O Scripts/check-docs.swift -o "$out/check-docs"
 for module in "${modules[@]}"; do
     catalog="Sources/$module/$module.docc"
     [ -d "$catalog" ] || { echo "generate-docs: missing catalog $catalog" >&2; exit 1; }
@@ -29,11 +33,11 @@ for module in "${modules[@]}"; do
     # Only this module's graphs: M.symbols.json and M@Other.symbols.json (its extensions).
     graphs="$out/symbol-graphs/$module"
     rm -rf "$graphs" && mkdir -p "$graphs"
-    swift-symbolgraph-extract -module-name "$module" -target "$triple" \
+    swift-symbolgraph-extract -module-name "$module" -target "$triple" ${sdk[@]+"${sdk[@]}"} \
         -I "$modules_dir" -I Sources/CSQLite \
         -minimum-access-level public -output-dir "$graphs"
 
-    python3 Scripts/check-docs.py "$module" "$catalog" "$graphs"
+    "$out/check-docs" "$module" "$catalog" "$graphs"
 
     # Overloads (setTarget(_:action:), enqueue(_:)) share one page, so a topic can list them by
     # name: docc cannot parse its own disambiguation for generic closure parameters.
