@@ -1,5 +1,6 @@
 // Launch commands with LaunchKit: the examples of "Launch Commands"
 // (LaunchKit.docc/Articles/LaunchCommands.md).
+import CommandKit
 import LaunchKit
 
 // MARK: A flat list, as in the seed
@@ -79,6 +80,18 @@ let invoker = AppInvoker(options: options) {
 print(try invoker.plan())  // the waves, without running anything
 let report = try await invoker.run()
 try await invoker.waitForCompletion(of: "warm covers")
+
+// MARK: Commands you already have
+
+struct ConfigureLogging: Command, Sendable {
+    func execute() { print("logging configured") }
+}
+
+let mixed = AppInvoker(options: options) {
+    LaunchCommand("logging", running: ConfigureLogging())  // a CommandKit command joins the graph
+    CrashReporterCommand()
+}
+print(try await mixed.run().criticalPath.count)
 
 // MARK: Reading the report
 
