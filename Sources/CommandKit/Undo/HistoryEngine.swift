@@ -76,7 +76,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     /// - Complexity: O(k), k the number of insignificant entries in the step.
     package func stepStart(below end: Int) throws(Storage.Failure) -> Int {
         var position = end - 1
-        while position > 0, !(try storage.entry(at: position).isSignificant) {
+        while position > 0, !(try storage.readEntry(at: position) { $0.isSignificant }) {
             position -= 1
         }
         return position
@@ -85,13 +85,13 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     /// The action text of the step the next undo reverts ("" when none or in a macro).
     package func undoText() throws(Storage.Failure) -> String {
         guard canUndo else { return "" }
-        return try storage.entry(at: stepStart(below: storage.index)).actionText
+        return try storage.readEntry(at: stepStart(below: storage.index)) { $0.actionText }
     }
 
     /// The action text of the step the next redo applies ("" when none or in a macro).
     package func redoText() throws(Storage.Failure) -> String {
         guard canRedo else { return "" }
-        return try storage.entry(at: storage.index).actionText
+        return try storage.readEntry(at: storage.index) { $0.actionText }
     }
 
     /// A snapshot of the observable state.
@@ -119,7 +119,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     ///     `addEdit`, registration-style undo).
     /// - Throws: The entry's error (nothing recorded), or the storage's.
     /// - Complexity: Amortized O(1) plus the size of the truncated redo tail.
-    package mutating func push(_ entry: Entry, execute: Bool = true) throws {
+    package mutating func push(_ entry: consuming Entry, execute: Bool = true) throws {
         var entry = entry
         if execute, !entry.isObsolete {
             try entry.redo()
@@ -159,7 +159,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
         try storage.setIndex(index)
     }
 
-    private mutating func pushIntoMacro(_ entry: Entry) {
+    private mutating func pushIntoMacro(_ entry: consuming Entry) {
         let last = openMacros.count - 1
         let id = entry.mergeID
         if id != nil, !openMacros[last].children.isEmpty {
@@ -220,7 +220,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
         var first = true
         do {
             while index < storage.count {
-                if !first, try storage.entry(at: index).isSignificant { break }
+                if !first, try storage.readEntry(at: index, { $0.isSignificant }) { break }
                 first = false
                 if try redoEntry(at: index) { index += 1 }
             }

@@ -38,6 +38,7 @@
 ///
 /// ## Change log
 /// - v1 (initial): the requirements below.
+/// - v2: added ``readEntry(at:_:)`` (has a default implementation: nothing to do).
 package protocol HistoryStorage {
     /// The entry type: a command that can redo and undo itself (against its receiver).
     associatedtype Entry: HistoryEntry
@@ -63,6 +64,14 @@ package protocol HistoryStorage {
     /// - Parameter position: A valid position.
     /// - Throws: `Failure` when the entry cannot be read (for example, it cannot be decoded).
     func entry(at position: Int) throws(Failure) -> Entry
+
+    /// Runs `body` on the entry at a position without keeping a copy, and returns its result.
+    ///
+    /// Used for the engine's frequent reads (merge ID, significance, obsolescence, texts).
+    /// The default implementation calls `body(try entry(at: position))`; the memory storage
+    /// overrides it to lend the stored entry without copying it.
+    /// - Throws: `Failure` when the entry cannot be read.
+    func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) throws(Failure) -> Result
 
     /// Stores `entry` at position `count`, making `count` one larger. Does not change `index`.
     ///
@@ -115,6 +124,10 @@ package protocol HistoryStorage {
 }
 
 extension HistoryStorage {
+    package func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) throws(Failure) -> Result {
+        body(try entry(at: position))
+    }
+
     package func modifyEntry<Result>(
         at position: Int,
         _ body: (inout Entry) throws -> Result

@@ -9,14 +9,18 @@
 package final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     package typealias Failure = Never
 
-    /// Physical slots; `capacity` of them, `count` initialized starting at `head` (wrapping).
-    private var buffer: UnsafeMutablePointer<Entry>
-    private var capacity: Int
-    private var head = 0
+    // Exclusivity is not checked dynamically on these properties (the checks cost a third of
+    // a push): the storage belongs to one engine, whose owner (`UndoStack`) refuses re-entrant
+    // calls with a precondition, so no two accesses to them can overlap.
 
-    package private(set) var count = 0
-    package private(set) var index = 0
-    package private(set) var cleanIndex: Int? = 0
+    /// Physical slots; `capacity` of them, `count` initialized starting at `head` (wrapping).
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<Entry>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var head = 0
+
+    @exclusivity(unchecked) package private(set) var count = 0
+    @exclusivity(unchecked) package private(set) var index = 0
+    @exclusivity(unchecked) package private(set) var cleanIndex: Int? = 0
 
     /// Creates an empty, clean storage.
     package init() {
@@ -61,6 +65,12 @@ package final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     package func entry(at position: Int) -> Entry {
         precondition(position >= 0 && position < count, "history position out of range")
         return buffer[slot(position)]
+    }
+
+    @inline(__always)
+    package func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) -> Result {
+        precondition(position >= 0 && position < count, "history position out of range")
+        return body(buffer[slot(position)])
     }
 
     @inline(__always)

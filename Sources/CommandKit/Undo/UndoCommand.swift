@@ -28,10 +28,10 @@
 ///
 /// Beyond `redo()`, `undo()` and `text`, every requirement has a default:
 /// - ``actionText`` (the "Undo …" title) defaults to ``text``.
-/// - ``mergeID`` and ``merge(with:)-5lx4t`` compress consecutive commands (typing): when a
-///   command is pushed right after one with the same non-`nil` ID, the *existing* command is
-///   asked to absorb the new one, which has already run. Return `true` only if redoing the
-///   merged command now equals redoing both.
+/// - ``mergeID`` and ``merge(with:)`` compress consecutive commands (typing): when a command
+///   is pushed right after one of the same type with the same non-`nil` ID, the *existing*
+///   command is asked to absorb the new one, which has already run. Return `true` only if
+///   redoing the merged command now equals redoing both.
 /// - ``isObsolete``: a command that finds itself useless (a merge that cancelled out, a change
 ///   that failed remotely) returns `true`; the stack removes it after it ran or merged.
 /// - ``isSignificant`` (Swing's notion): an insignificant command (a selection change) is not
@@ -63,12 +63,23 @@ public protocol UndoCommand {
     /// Reverts the change made by the last ``redo()``.
     mutating func undo() throws
 
-    /// Absorbs `other`, a command with the same ``mergeID`` that has just been executed.
+    /// Absorbs `other`, a newer command of the same type and ``mergeID`` that has just run.
     ///
-    /// - Parameter other: The newer command. Cast it to your type (`other as? Self`).
+    /// Only commands of the same type are offered to each other (no cast needed), and only
+    /// when the older one is on top of the history with nothing to redo above it and it is
+    /// not the clean state (inside a macro: the macro's last child, even when clean).
+    ///
+    /// ```swift
+    /// mutating func merge(with other: Self) -> Bool {
+    ///     guard other.position == position + text.count else { return false }
+    ///     text += other.text
+    ///     return true
+    /// }
+    /// ```
+    /// - Parameter other: The newer command, already executed.
     /// - Returns: `true` if this command now also stands for `other` (which is then discarded);
-    ///   `false` to push `other` as a separate step. The default returns `false`.
-    mutating func merge(with other: any UndoCommand) -> Bool
+    ///   `false` to record `other` as a separate entry. The default returns `false`.
+    mutating func merge(with other: Self) -> Bool
 }
 
 extension UndoCommand {
@@ -76,5 +87,15 @@ extension UndoCommand {
     public var mergeID: Int? { nil }
     public var isObsolete: Bool { false }
     public var isSignificant: Bool { true }
-    public mutating func merge(with other: any UndoCommand) -> Bool { false }
+    public mutating func merge(with other: Self) -> Bool { false }
+}
+
+extension UndoCommand {
+    /// Offers `other` to `merge(with:)` when it has the same dynamic type as `self`.
+    ///
+    /// Called on an opened existential: comparing metatypes replaces a dynamic cast.
+    mutating func merge<Other: UndoCommand>(withAnyOf other: Other) -> Bool {
+        guard Other.self == Self.self else { return false }
+        return merge(with: unsafeBitCast(other, to: Self.self))
+    }
 }

@@ -17,7 +17,12 @@ struct UndoEntry: HistoryEntry {
 
     mutating func redo() throws { try command.redo() }
     mutating func undo() throws { try command.undo() }
-    mutating func merge(with other: UndoEntry) -> Bool { command.merge(with: other.command) }
+    mutating func merge(with other: UndoEntry) -> Bool { Self.merge(other.command, into: &command) }
+
+    /// Opens the incoming command, then the existing one, and merges when the types match.
+    private static func merge<Incoming: UndoCommand>(_ incoming: Incoming, into top: inout any UndoCommand) -> Bool {
+        top.merge(withAnyOf: incoming)
+    }
 
     static func macro(text: String, children: [UndoEntry]) -> UndoEntry {
         UndoEntry(UndoMacro(text: text, entries: children))

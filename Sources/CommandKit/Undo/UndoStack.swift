@@ -48,10 +48,18 @@
 ///   allocates itself (commands of up to three words are stored inline), and no state is
 ///   computed for observers until someone observes.
 public final class UndoStack {
-    var engine: HistoryEngine<MemoryHistoryStorage<UndoEntry>>
+    // Dynamic exclusivity checks are off for these three properties (they cost a third of a
+    // push). Overlapping accesses cannot happen: every mutating entry point goes through
+    // `perform`, which traps on re-entrance (a command calling back into the stack running
+    // it), and the stack is confined to one isolation domain (not `Sendable`).
+
+    @exclusivity(unchecked) var engine: HistoryEngine<MemoryHistoryStorage<UndoEntry>>
 
     /// Present once someone observes (events, model, group, controls); `nil` keeps the hot path bare.
-    var observers: UndoStackObservers?
+    @exclusivity(unchecked) var observers: UndoStackObservers?
+
+    /// Set while an operation runs, to refuse re-entrant calls from commands.
+    @exclusivity(unchecked) var isPerforming = false
 
     /// Creates an empty, clean stack.
     /// - Parameter undoLimit: The maximum number of entries kept, or 0 (the default) for no limit.
@@ -119,7 +127,7 @@ public final class UndoStack {
     /// above the limit is kept until the next push discards it.
     public var undoLimit: Int {
         get { engine.undoLimit }
-        set { publishing(.setUndoLimit) { engine.setUndoLimit(newValue) } }
+        set { perform(.setUndoLimit) { engine.setUndoLimit(newValue) } }
     }
 
     // MARK: - Push, undo, redo
@@ -130,11 +138,7 @@ public final class UndoStack {
     /// - Throws: The command's error; then nothing is recorded and the history is untouched.
     /// - Complexity: Amortized O(1), plus the number of undone entries it discards.
     public func push(_ command: some UndoCommand) throws {
-        if observers == nil {
-            try engine.push(UndoEntry(command))
-        } else {
-            try publishing(.push, always: !engine.isInMacro) { try engine.push(UndoEntry(command)) }
-        }
+        try perform(.push, always: !engine.isInMacro) { try engine.push(UndoEntry(command)) }
     }
 
     /// Records a command whose change has already been made, without executing it.
@@ -144,7 +148,7 @@ public final class UndoStack {
     /// - Complexity: Amortized O(1), plus the number of undone entries it discards.
     public func record(_ command: some UndoCommand) {
         // Cannot throw: no command runs and the memory storage never fails.
-        publishing(.push, always: !engine.isInMacro) { try? engine.push(UndoEntry(command), execute: false) }
+        perform(.push, always: !engine.isInMacro) { try? engine.push(UndoEntry(command), execute: false) }
     }
 
     /// Undoes one step; does nothing when there is none or while a macro is open.
@@ -152,11 +156,7 @@ public final class UndoStack {
     /// - Throws: The failing command's error; the index stays just above it.
     /// - Complexity: O(k) for a step of k entries (1 without insignificant commands).
     public func undo() throws {
-        if observers == nil {
-            try engine.undo()
-        } else {
-            try publishing(.undo) { try engine.undo() }
-        }
+        try perform(.undo) { try engine.undo() }
     }
 
     /// Redoes one step; does nothing when there is none or while a macro is open.
@@ -164,11 +164,7 @@ public final class UndoStack {
     /// - Throws: The failing command's error; the index stays just below it.
     /// - Complexity: O(k) for a step of k entries (1 without insignificant commands).
     public func redo() throws {
-        if observers == nil {
-            try engine.redo()
-        } else {
-            try publishing(.redo) { try engine.redo() }
-        }
+        try perform(.redo) { try engine.redo() }
     }
 
     /// Undoes or redoes entry by entry until the index is `target` (clamped to `0...count`).
@@ -178,7 +174,7 @@ public final class UndoStack {
     /// - Throws: The failing command's error; the index stays next to it.
     /// - Complexity: O(|target − index|).
     public func setIndex(_ target: Int) throws {
-        try publishing(.jump) { try engine.setIndex(target) }
+        try perform(.jump) { try engine.setIndex(target) }
     }
 
     // MARK: - Macros
@@ -189,7 +185,7 @@ public final class UndoStack {
     /// the redo tail. Until it ends, the stack is disabled (see the type's rules).
     /// - Parameter text: The macro's text and action text.
     public func beginMacro(_ text: String) {
-        publishing(.beginMacro) { engine.beginMacro(text: text) }
+        perform(.beginMacro) { engine.beginMacro(text: text) }
     }
 
     /// Closes the innermost open macro; closing the outermost one records it as one step.
@@ -197,7 +193,7 @@ public final class UndoStack {
     /// An empty macro is recorded as an empty step, as in Qt.
     /// - Throws: ``UndoError/Code/unbalancedGrouping`` when no macro is open.
     public func endMacro() throws {
-        let closed = publishing(.endMacro) { engine.endMacro() }
+        let closed = perform(.endMacro) { engine.endMacro() }
         if !closed { throw UndoError(.unbalancedGrouping) }
     }
 
@@ -207,17 +203,17 @@ public final class UndoStack {
     ///
     /// Ignored while a macro is open.
     public func setClean() {
-        publishing(.setClean) { engine.setClean() }
+        perform(.setClean) { engine.setClean() }
     }
 
     /// Forgets the clean index: no state is clean until ``setClean()`` is called again.
     public func resetClean() {
-        publishing(.resetClean) { engine.resetClean() }
+        perform(.resetClean) { engine.resetClean() }
     }
 
     /// Removes every entry and open macro without undoing anything; the empty stack is clean.
     public func clear() {
-        publishing(.clear) { engine.clear() }
+        perform(.clear) { engine.clear() }
     }
 
     // MARK: - Internal editing
@@ -225,13 +221,13 @@ public final class UndoStack {
     /// Lets `body` edit every command (registration-style removal), removing the commands that
     /// are obsolete afterwards. Delivers one `.edit` event.
     func editAllCommands(_ body: (inout any UndoCommand) -> Void) {
-        publishing(.edit) { try? engine.editAllEntries { body(&$0.command) } }
+        perform(.edit) { try? engine.editAllEntries { body(&$0.command) } }
     }
 
     /// Edits the command on top (at `count - 1`), if any. Delivers one `.edit` event.
     func editTopCommand(_ body: (inout any UndoCommand) -> Void) {
         guard engine.count > 0 else { return }
-        publishing(.edit) { engine.storage.modifyEntry(at: engine.count - 1) { body(&$0.command) } }
+        perform(.edit) { engine.storage.modifyEntry(at: engine.count - 1) { body(&$0.command) } }
     }
 }
 

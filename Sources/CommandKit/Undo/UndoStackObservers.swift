@@ -82,18 +82,23 @@ final class UndoStackObservers {
 extension UndoStackObservers: Sendable {}
 
 extension UndoStack {
-    /// Runs an operation and, when someone observes, publishes the resulting change.
+    /// Runs a mutating operation: refuses re-entrance and, when someone observes, publishes
+    /// the resulting change.
     ///
     /// The change is published even when the operation throws: a failing undo may still have
     /// moved the index part of the way.
     @inline(__always)
-    func publishing<Result>(
+    func perform<Result>(
         _ operation: UndoChange.Operation,
         always: Bool = false,
         _ body: () throws -> Result
     ) rethrows -> Result {
-        guard let observers else { return try body() }
-        defer { observers.publish(operation, state: engine.state(), always: always) }
+        precondition(!isPerforming, "UndoStack: a command called back into the stack that is running it")
+        isPerforming = true
+        defer {
+            isPerforming = false
+            if let observers { observers.publish(operation, state: engine.state(), always: always) }
+        }
         return try body()
     }
 
