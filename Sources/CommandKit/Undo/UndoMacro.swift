@@ -21,8 +21,8 @@ public struct UndoMacro: UndoCommand {
     /// The children, oldest first.
     var entries: [UndoEntry]
 
-    /// Whether every child was obsolete after the last run.
-    public private(set) var isObsolete = false
+    /// Whether every child was obsolete after the last run (or the macro was emptied by an edit).
+    public internal(set) var isObsolete = false
 
     /// The child commands, in the order they run on redo.
     public var children: [any UndoCommand] { entries.map(\.command) }

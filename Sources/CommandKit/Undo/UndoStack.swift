@@ -224,10 +224,20 @@ public final class UndoStack {
         perform(.edit) { try? engine.editAllEntries { body(&$0.command) } }
     }
 
-    /// Edits the command on top (at `count - 1`), if any. Delivers one `.edit` event.
-    func editTopCommand(_ body: (inout any UndoCommand) -> Void) {
-        guard engine.count > 0 else { return }
-        perform(.edit) { engine.storage.modifyEntry(at: engine.count - 1) { body(&$0.command) } }
+    /// Edits the command at a position (`0 ..< count`). Delivers one `.edit` event if the state changed.
+    func editCommand(at position: Int, _ body: (inout any UndoCommand) -> Void) {
+        perform(.edit) { engine.storage.modifyEntry(at: position) { body(&$0.command) } }
+    }
+
+    /// Closes the innermost macro, dropping it when it has no children (registration groups).
+    @discardableResult
+    func endMacro(discardingEmpty: Bool) -> Bool {
+        perform(.endMacro) { engine.endMacro(discardingEmpty: discardingEmpty) }
+    }
+
+    /// Renames the innermost open macro.
+    func setMacroText(_ text: String) {
+        perform(.edit) { engine.setMacroText(text) }
     }
 }
 
