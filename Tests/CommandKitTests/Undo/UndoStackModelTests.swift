@@ -7,8 +7,8 @@ import Testing
 // simple reference model (plain arrays, no storage protocol, no ring buffer), compared after
 // every step. A failure prints the seed, the step and the operations that led there.
 
-/// SplitMix64: a small, seeded PRNG so every sequence can be replayed from its seed.
-struct SplitMix64: RandomNumberGenerator {
+/// UndoModelRandom: a small, seeded PRNG so every sequence can be replayed from its seed.
+private struct UndoModelRandom: RandomNumberGenerator {
     var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
@@ -355,7 +355,7 @@ struct ReferenceModel {
 
     /// Runs one random sequence; returns a description of the first mismatch.
     func runSequence(seed: UInt64, checkedSteps: inout Int) -> String? {
-        var rng = SplitMix64(seed: seed)
+        var rng = UndoModelRandom(seed: seed)
         let pure = rng.next() % 4 == 0  // no obsolescence, limit, clear or failure: undo-all must empty
         let doc = ProbeDocument()
         let stack = UndoStack()

@@ -5,9 +5,9 @@ import Testing
 
 /// Scenario tests walking the anchors' documented behaviour (Qt QUndoStack, Swing) step by step.
 @Suite struct UndoStackTests {
-    private func makeStack(undoLimit: Int = 0) -> (UndoStack, TestDocument, ChangeRecorder) {
+    private func makeStack(undoLimit: Int = 0) -> (UndoStack, UndoTestDocument, ChangeRecorder) {
         let stack = UndoStack(undoLimit: undoLimit)
-        return (stack, TestDocument(), ChangeRecorder(stack))
+        return (stack, UndoTestDocument(), ChangeRecorder(stack))
     }
 
     @Test func pushUndoRedoWalksTheHistory() throws {
@@ -183,7 +183,7 @@ import Testing
 
     @Test func mergedCommandTurningObsoleteIsRemoved() throws {
         struct Move: UndoCommand {
-            let document: TestDocument
+            let document: UndoTestDocument
             var delta: Int
             var text: String { "Move \(delta)" }
             var mergeID: Int? { 1 }
@@ -392,7 +392,7 @@ import Testing
         try stack.undo()
         _ = events.take()
         doc.failNextCall = true
-        #expect(throws: TestFailure.self) { try stack.push(AppendLine(doc, "b")) }
+        #expect(throws: UndoTestFailure.self) { try stack.push(AppendLine(doc, "b")) }
         // The redo tail survives: the failed command never happened.
         #expect(stack.state == state(index: 0, count: 1, redo: "Add Line"))
         #expect(events.take().isEmpty)
@@ -404,14 +404,14 @@ import Testing
         _ = events.take()
 
         doc.failNextCall = true
-        #expect(throws: TestFailure.self) { try stack.undo() }
+        #expect(throws: UndoTestFailure.self) { try stack.undo() }
         #expect(stack.state == state(index: 3, count: 3, undo: "Add Line"))
         #expect(doc.lines == ["a", "b", "c"])
         try stack.undo()  // retrying works
         #expect(stack.index == 2)
 
         doc.failNextCall = true
-        #expect(throws: TestFailure.self) { try stack.redo() }
+        #expect(throws: UndoTestFailure.self) { try stack.redo() }
         #expect(stack.index == 2)
 
         // A jump stops at the failing command; everything below the index is done.
@@ -420,10 +420,10 @@ import Testing
         var calls = 0
         doc.failNextCall = false
         struct CountingFailure: UndoCommand {
-            let document: TestDocument
+            let document: UndoTestDocument
             var text: String { "Fails on redo" }
             mutating func redo() throws {
-                if document.lines.count == 2 { throw TestFailure(message: "third") }
+                if document.lines.count == 2 { throw UndoTestFailure(message: "third") }
                 document.lines.append("ok")
             }
             mutating func undo() throws { document.lines.removeLast() }
@@ -440,7 +440,7 @@ import Testing
         try stack.setIndex(0)
         doc.lines = ["pad"]
         _ = events.take()
-        let failure = #expect(throws: TestFailure.self) { try stack.setIndex(3) }
+        let failure = #expect(throws: UndoTestFailure.self) { try stack.setIndex(3) }
         #expect(failure?.message == "third")
         #expect(stack.index == 1)  // the second command failed: only the first is done
         #expect(events.take().map(\.new.index) == [1])  // one event for the partial jump
@@ -454,10 +454,10 @@ import Testing
         try stack.undo()
 
         struct FailOnThird: UndoCommand {
-            let document: TestDocument
+            let document: UndoTestDocument
             var text: String { "Fail" }
             mutating func redo() throws {
-                if document.lines.count == 2 { throw TestFailure() }
+                if document.lines.count == 2 { throw UndoTestFailure() }
                 document.lines.append("-")
             }
             mutating func undo() throws { document.lines.removeLast() }
@@ -466,7 +466,7 @@ import Testing
             "Mixed",
             children: [AppendLine(doc, "a"), AppendLine(doc, "b"), FailOnThird(document: doc)]
         )
-        #expect(throws: TestFailure.self) { try stack.push(macro) }
+        #expect(throws: UndoTestFailure.self) { try stack.push(macro) }
         #expect(doc.lines.isEmpty)  // a and b were reverted
         #expect(stack.state == state(index: 0, count: 1, redo: "Three"))
     }
@@ -476,13 +476,13 @@ import Testing
         // Here only the guard's flag is observed (a trap cannot be tested in-process).
         let stack = UndoStack()
         #expect(!stack.isPerforming)
-        try stack.push(AppendLine(TestDocument(), "a"))
+        try stack.push(AppendLine(UndoTestDocument(), "a"))
         #expect(!stack.isPerforming)
     }
 
     @Test func changesStreamDeliversEventsInOrder() async throws {
         let stack = UndoStack()
-        let doc = TestDocument()
+        let doc = UndoTestDocument()
         var iterator = stack.changes.makeAsyncIterator()
         try stack.push(AppendLine(doc, "a"))
         stack.setClean()
@@ -501,7 +501,7 @@ import Testing
     @Test func changesStreamFinishesWithTheStack() async throws {
         var stack: UndoStack? = UndoStack()
         let stream = stack!.changes
-        try stack!.push(AppendLine(TestDocument(), "a"))
+        try stack!.push(AppendLine(UndoTestDocument(), "a"))
         stack = nil
         var received: [UndoChange.Operation] = []
         for await change in stream { received.append(change.operation) }
@@ -513,7 +513,7 @@ import Testing
         let model = stack.model
         #expect(!model.canUndo && model.undoText == "" && model.isClean)
 
-        let fired = Flag()
+        let fired = UndoTestFlag()
         withObservationTracking {
             _ = model.canUndo
         } onChange: {
@@ -525,7 +525,7 @@ import Testing
 
         // Only properties that change are written: reading canUndo is not disturbed by a push
         // that leaves it true.
-        let firedAgain = Flag()
+        let firedAgain = UndoTestFlag()
         withObservationTracking {
             _ = model.canUndo
         } onChange: {

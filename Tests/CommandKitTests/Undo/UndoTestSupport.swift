@@ -3,32 +3,32 @@ import Synchronization
 @testable import CommandKit
 
 /// A thread-safe flag for observation callbacks (which are `@Sendable`).
-final class Flag: Sendable {
+final class UndoTestFlag: Sendable {
     private let value = Mutex(false)
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }
 }
 
 /// A document the test commands edit: a list of lines.
-final class TestDocument {
+final class UndoTestDocument {
     var lines: [String] = []
-    /// When set, the next command call (redo or undo) throws `TestFailure` and clears it.
+    /// When set, the next command call (redo or undo) throws `UndoTestFailure` and clears it.
     var failNextCall = false
 }
 
-struct TestFailure: Error, Equatable {
+struct UndoTestFailure: Error, Equatable {
     var message = "planned failure"
 }
 
 /// Appends a line on redo, removes it on undo.
 struct AppendLine: UndoCommand {
-    let document: TestDocument
+    let document: UndoTestDocument
     let line: String
     var text: String { "Add \(line)" }
     var actionText: String { "Add Line" }
     var isSignificant = true
 
-    init(_ document: TestDocument, _ line: String, significant: Bool = true) {
+    init(_ document: UndoTestDocument, _ line: String, significant: Bool = true) {
         self.document = document
         self.line = line
         self.isSignificant = significant
@@ -37,7 +37,7 @@ struct AppendLine: UndoCommand {
     mutating func redo() throws {
         if document.failNextCall {
             document.failNextCall = false
-            throw TestFailure()
+            throw UndoTestFailure()
         }
         document.lines.append(line)
     }
@@ -45,7 +45,7 @@ struct AppendLine: UndoCommand {
     mutating func undo() throws {
         if document.failNextCall {
             document.failNextCall = false
-            throw TestFailure()
+            throw UndoTestFailure()
         }
         precondition(document.lines.last == line, "undo out of order")
         document.lines.removeLast()
@@ -54,7 +54,7 @@ struct AppendLine: UndoCommand {
 
 /// Typing: appends characters to the last line; consecutive typing merges into one command.
 struct TypeText: UndoCommand {
-    let document: TestDocument
+    let document: UndoTestDocument
     var typed: String
     var refuseMerge = false
     var text: String { "Type \(typed)" }
@@ -80,7 +80,7 @@ struct TypeText: UndoCommand {
 
 /// Removes the last `count` characters of the last line: merged into typing, it can cancel it out.
 struct Backspace: UndoCommand {
-    let document: TestDocument
+    let document: UndoTestDocument
     var text: String { "Backspace" }
     var removed = ""
     mutating func redo() throws { removed = String(document.lines[document.lines.count - 1].removeLast()) }
@@ -90,7 +90,7 @@ struct Backspace: UndoCommand {
 /// A command that turns obsolete when it runs (`onRedo`) or when it is undone (`onUndo`).
 struct SelfRemovingCommand: UndoCommand {
     enum When { case onPush, onRedoAfterPush, onUndo }
-    let document: TestDocument
+    let document: UndoTestDocument
     let when: When
     var runs = 0
     var isObsolete = false
