@@ -74,6 +74,9 @@ public final class UndoStack {
     // MARK: - State
 
     /// The number of entries (a closed macro counts once).
+    ///
+    /// An open macro is not counted until its outermost `endMacro()` (Qt counts it from
+    /// `beginMacro`); its children live outside the history until then.
     public var count: Int { engine.count }
 
     /// The number of entries currently done; the next ``redo()`` applies the entry at this index.
