@@ -16,8 +16,8 @@
 /// ## Rules
 /// - **Push** runs the command's `redo()`, then discards the redo tail (the clean state is lost
 ///   if it was in the tail), then either merges the command into the one below the index
-///   (same non-`nil` merge ID, and the index is not the clean index), drops it (it is obsolete),
-///   or records it and trims the oldest entries beyond ``undoLimit``.
+///   (same type and same non-`nil` merge ID, and the index is not the clean index), drops it
+///   (it is obsolete), or records it and trims the oldest entries beyond ``undoLimit``.
 /// - **Undo/redo** move by one step. A step is a significant command plus the insignificant
 ///   commands pushed right after it; insignificant commands at the very bottom form a step of
 ///   their own. A command that is obsolete after it ran is removed (the clean state is lost if
@@ -42,6 +42,11 @@
 /// `UndoStack` is not `Sendable`: it is owned by one isolation domain (typically the main
 /// actor, next to the document it edits) and used from there only. Observe it from elsewhere
 /// through ``changes``, whose events are `Sendable`.
+///
+/// - Important: A command must not call back into the stack that is running it (pushing,
+///   undoing, … from inside its `redo()` or `undo()`): the stack stops the program with a
+///   precondition failure rather than corrupt its history. Change handlers (listeners, controls,
+///   the model's observers) run after the operation and may use the stack freely.
 ///
 /// - Complexity: push, undo and redo are amortized O(1) for single-entry steps (plus the redo
 ///   tail a push discards); nothing is allocated per operation beyond what the command
