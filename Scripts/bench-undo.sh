@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # bench-undo.sh [N ...]: CommandKit's UndoStack beside the undo/redo peers, in one run.
 #
-# Runs ../shared/bench/peers/run-peers.sh (Qt QUndoStack, Swing UndoManager, the Swift
-# closure baseline; it installs Qt and a JDK itself when run as root) and then
-# `command-bench undo` (peer=commandkit) with the same N, each wrapped in /usr/bin/time -v
-# exactly as run-peers.sh wraps the peers, then prints the peers' summary table (with a
-# commandkit column) and our ratios to the peers.
+# For every repetition, N and workload: ../shared/bench/peers/run-peers.sh (Qt QUndoStack,
+# Swing UndoManager, the Swift closure baseline; it installs Qt and a JDK itself when run as
+# root) and then `command-bench undo` (peer=commandkit) with the same workload and N, wrapped in
+# /usr/bin/time -v exactly as run-peers.sh wraps the peers. Interleaving keeps every peer under
+# the same machine load. Then prints the peers' summary table (with a commandkit column) and
+# our ratios to the peers.
 #
 # Arguments: N values (default: 100000 1000000 10000000; W3 flatness needs 10^5..10^7).
 # Environment (optional):
@@ -51,16 +52,18 @@ run_ours() {
 }
 
 {
-    echo "# bench-undo.sh: peers from $PEERS_DIR, then peer=commandkit ($BIN), same N"
+    echo "# bench-undo.sh: for each rep, N and workload, run-peers.sh (qt, swing, swift-baseline) then peer=commandkit ($BIN), interleaved"
     echo "# commandkit=\"$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)\" build=\"swift build -c release\" load=\"$(cut -d' ' -f1-3 /proc/loadavg)\""
-    BUILD_DIR="$BUILD_DIR" REPS="$REPS" WORKLOADS="$WORKLOADS" "$PEERS_DIR/run-peers.sh" "${NS[@]}" || failed=1
     run_ours W1 0 >"$TMP/base"
     BASE_RSS="$RSS_KB"
     grep -E 'max_rss_kb|FAILED' "$TMP/base"
     for rep in $(seq 1 "$REPS"); do
-        echo "# commandkit rep=$rep"
+        echo "# bench-undo rep=$rep"
         for n in "${NS[@]}"; do
             for w in $WORKLOADS; do
+                # One peers' run per (N, workload) keeps the peers and ours under the same load.
+                # (run-peers.sh repeats its N=0 RSS baselines each time; summarize.py ignores N=0.)
+                BUILD_DIR="$BUILD_DIR" REPS=1 WORKLOADS="$w" "$PEERS_DIR/run-peers.sh" "$n" || failed=1
                 run_ours "$w" "$n"
                 if [ "$w" = W1 ] && [ "$n" -gt 0 ]; then
                     awk -v n="$n" -v r="$RSS_KB" -v b="$BASE_RSS" 'BEGIN {
