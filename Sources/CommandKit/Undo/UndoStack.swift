@@ -145,8 +145,28 @@ public final class UndoStack {
     /// - Parameter command: The command; its `redo()` runs now.
     /// - Throws: The command's error; then nothing is recorded and the history is untouched.
     /// - Complexity: Amortized O(1), plus the number of undone entries it discards.
+    @inlinable
     public func push(_ command: some UndoCommand) throws {
-        try perform(.push, always: !engine.isInMacro) { try engine.push(UndoEntry(command)) }
+        // Inlinable so the caller's module wraps its concrete command in the existential
+        // (no value-witness calls); the rest of push is not inlined.
+        try push(entry: UndoEntry(command))
+    }
+
+    /// `perform(.push)` written out: a closure could not consume the entry.
+    @usableFromInline
+    func push(entry: consuming UndoEntry) throws {
+        precondition(!isPerforming, "UndoStack: a command called back into the stack that is running it")
+        isPerforming = true
+        let always = !engine.isInMacro
+        var succeeded = false
+        defer {
+            isPerforming = false
+            if let observers {
+                observers.publish(.push, state: engine.state(), always: always && succeeded)
+            }
+        }
+        try engine.push(entry)
+        succeeded = true
     }
 
     /// Records a command whose change has already been made, without executing it.
