@@ -19,6 +19,16 @@
 /// `Command` refines ``AsyncCommand``: a synchronous ``execute()`` also satisfies the asynchronous
 /// requirement, so every `Command` runs wherever an `AsyncCommand` does. Prefer value types for
 /// commands; like ``AsyncCommand`` the protocol does not require `Sendable`.
+///
+/// A command whose receiver is isolated to the main actor (or another global actor) conforms
+/// with an isolated conformance and runs in an ``Invoker`` started on that actor:
+///
+/// ```swift
+/// struct DeleteSelection: @MainActor Command {
+///     let window: LibraryWindow  // a @MainActor class
+///     @MainActor func execute() throws { try window.deleteSelection() }
+/// }
+/// ```
 public protocol Command: AsyncCommand {
     /// Performs the command's action.
     ///

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A serial queue of commands: enqueued from any isolation domain, run one at a time in FIFO order,
 /// off the caller.
 ///
@@ -28,7 +26,7 @@ import Synchronization
 /// The queue is `Sendable`: share it freely. Commands cross into the queue's domain, so they must
 /// be `Sendable` too.
 public final class CommandQueue: Sendable {
-    private let state = Mutex(CommandQueueState())
+    private let state = LockedState(CommandQueueState())
     private let priority: TaskPriority?
 
     /// Creates an empty queue.
@@ -108,7 +106,7 @@ public final class CommandQueue: Sendable {
     /// command sees `Task.isCancelled`; whether it stops is up to the command, and its ticket
     /// finishes with whatever it returns or throws.
     ///
-    /// - Parameter ticket: The ticket ``enqueue(_:)`` returned.
+    /// - Parameter ticket: The ticket an `enqueue` call returned.
     /// - Returns: What the cancellation did.
     @discardableResult
     public func cancel<Value>(_ ticket: Ticket<Value>) -> CancellationResult {

@@ -1,5 +1,5 @@
 /// The queue's bookkeeping, kept behind the queue's mutex. Pure state: no locks, no tasks started.
-struct CommandQueueState: ~Copyable {
+struct CommandQueueState: Sendable {
     /// One enqueued command, type-erased.
     struct Entry: Sendable {
         let id: UInt64
@@ -10,7 +10,7 @@ struct CommandQueueState: ~Copyable {
     }
 
     /// Whether a worker task is draining the queue, and what it runs now.
-    enum Phase {
+    enum Phase: Sendable {
         /// No worker task exists; the next enqueue starts one.
         case idle
         /// A worker task is draining; `current` is the command running, if any.
@@ -69,7 +69,7 @@ struct CommandQueueState: ~Copyable {
         return .run(entry)
     }
 
-    enum NextAction {
+    enum NextAction: Sendable {
         case run(Entry)
         case stop(idleWaiters: [CheckedContinuation<Void, any Error>])
     }
@@ -101,7 +101,7 @@ struct CommandQueueState: ~Copyable {
         return (removed, nil)
     }
 
-    enum CancelAction {
+    enum CancelAction: Sendable {
         case finishPending([Entry])
         case cancelRunning(Task<Void, Never>)
         case none

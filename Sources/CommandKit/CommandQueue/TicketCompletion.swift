@@ -1,13 +1,11 @@
-import Synchronization
-
 /// The one-shot result of an enqueued command, awaited by any number of tasks.
 final class TicketCompletion<Value: Sendable>: Sendable {
-    private enum State {
+    private enum State: Sendable {
         case pending(waiters: [UInt64: CheckedContinuation<Result<Value, any Error>, Never>], nextID: UInt64)
         case finished(Result<Value, any Error>)
     }
 
-    private let state = Mutex(State.pending(waiters: [:], nextID: 0))
+    private let state = LockedState(State.pending(waiters: [:], nextID: 0))
 
     /// Finishes with a result; later calls are ignored. Returns whether this call finished it.
     @discardableResult
@@ -36,7 +34,9 @@ final class TicketCompletion<Value: Sendable>: Sendable {
         guard let id else {
             // Already finished: read it without suspending.
             return state.withLock { state in
-                guard case .finished(let result) = state else { preconditionFailure("a finished ticket stays finished") }
+                guard case .finished(let result) = state else {
+                    preconditionFailure("a finished ticket stays finished")
+                }
                 return result
             }
         }

@@ -8,7 +8,7 @@ extension Invoker {
     ///     print("skipped:", report.skipped.map(\.name))
     /// }
     /// ```
-    public struct Report: Sendable {
+    public struct Report: Sendable, CustomStringConvertible {
         /// One command's fate in a run.
         public enum Outcome: Sendable {
             /// The command ran and returned.
@@ -83,6 +83,12 @@ extension Invoker {
         /// Whether every command ran and succeeded.
         public var isSuccess: Bool {
             entries.allSatisfy { if case .succeeded = $0.outcome { true } else { false } }
+        }
+
+        /// One line per command, such as `#1 RegisterForPush: failed (…)`, then `(cancelled)` if the
+        /// run was cancelled.
+        public var description: String {
+            (entries.map(\.description) + (wasCancelled ? ["(cancelled)"] : [])).joined(separator: "\n")
         }
 
         /// Throws the first failure's error, if any command failed.

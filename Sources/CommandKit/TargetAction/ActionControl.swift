@@ -1,3 +1,5 @@
+public import Observation
+
 /// A control (a button, a toolbar item, a menu item) that sends an action to a weakly held target.
 ///
 /// `ActionControl` is the Target-Action half of the Command pattern, written in Swift so it works
@@ -16,11 +18,13 @@
 /// ```
 ///
 /// Views that draw the control learn about changes of ``title`` and ``isEnabled`` with
-/// ``addObserver(_:)``.
+/// ``addObserver(_:)``, or through Observation: the class is `@Observable`, so SwiftUI views and
+/// `withObservationTracking` follow them without extra code.
 ///
 /// - Important: `ActionControl` is not `Sendable`. It belongs to the one isolation domain that
 ///   creates it (typically the main actor, where user-interface code lives): create it, change it
 ///   and send its action from there.
+@Observable
 public final class ActionControl {
     /// A property of a control whose change observers are told about.
     public enum Property: Hashable, Sendable, CaseIterable {
@@ -62,11 +66,25 @@ public final class ActionControl {
     /// The control holds its target weakly.
     public var target: AnyObject? { weakTarget }
 
-    private weak var weakTarget: AnyObject?
+    /// Called when an action set with a throwing method throws during ``sendAction()``.
+    ///
+    /// A control sits at the edge of an application, where nobody is left to catch an error: tell
+    /// the user here (a status line, an alert). Without a handler, the error is dropped;
+    /// ``sendAction()`` returns `true` either way, since the action was sent.
+    ///
+    /// ```swift
+    /// undoButton.setTarget(stack, action: UndoStack.undo)  // func undo() throws
+    /// undoButton.errorHandler = { [weak status] control, error in
+    ///     status?.show("\(control.title) failed: \(error)")
+    /// }
+    /// ```
+    @ObservationIgnored public var errorHandler: ((ActionControl, any Error) -> Void)?
+
+    @ObservationIgnored private weak var weakTarget: AnyObject?
     // Sends the action to the (weakly captured) target; returns false when the target is gone.
-    private var send: ((ActionControl) -> Bool)?
-    private var observers: [(id: ObserverID, handler: (ActionControl, Property) -> Void)] = []
-    private var nextObserverID = 0
+    @ObservationIgnored private var send: ((ActionControl) throws -> Bool)?
+    @ObservationIgnored private var observers: [(id: ObserverID, handler: (ActionControl, Property) -> Void)] = []
+    @ObservationIgnored private var nextObserverID = 0
 
     /// Creates a control with a title and an enabled state, and no target.
     ///
@@ -119,6 +137,43 @@ public final class ActionControl {
         }
     }
 
+    /// Sets the target and an action that may throw, such as `UndoStack.undo`.
+    ///
+    /// An error the action throws goes to ``errorHandler``. The control holds `target` weakly. It
+    /// replaces any previous target and action.
+    ///
+    /// - Parameters:
+    ///   - target: The object to send the action to.
+    ///   - action: The throwing method to call on `target`.
+    public func setTarget<Target: AnyObject>(_ target: Target, action: @escaping (Target) -> () throws -> Void) {
+        weakTarget = target
+        send = { [weak target] _ in
+            guard let target else { return false }
+            try action(target)()
+            return true
+        }
+    }
+
+    /// Sets the target and an action that receives the sending control and may throw.
+    ///
+    /// An error the action throws goes to ``errorHandler``. The control holds `target` weakly. It
+    /// replaces any previous target and action.
+    ///
+    /// - Parameters:
+    ///   - target: The object to send the action to.
+    ///   - action: The throwing method to call on `target` with the sending control.
+    public func setTarget<Target: AnyObject>(
+        _ target: Target,
+        action: @escaping (Target) -> (ActionControl) throws -> Void
+    ) {
+        weakTarget = target
+        send = { [weak target] sender in
+            guard let target else { return false }
+            try action(target)(sender)
+            return true
+        }
+    }
+
     /// Removes the target and the action; the control then sends nothing.
     public func removeTarget() {
         weakTarget = nil
@@ -128,13 +183,18 @@ public final class ActionControl {
     /// Sends the action to the target, as a click on the control does.
     ///
     /// Nothing is sent while the control is disabled, when it has no target, or when its target has
-    /// been deallocated.
+    /// been deallocated. If the action throws, the error goes to ``errorHandler``.
     ///
-    /// - Returns: `true` if the action was sent, `false` if nothing was sent.
+    /// - Returns: `true` if the action was sent (even if it threw), `false` if nothing was sent.
     @discardableResult
     public func sendAction() -> Bool {
         guard isEnabled, let send else { return false }
-        return send(self)
+        do {
+            return try send(self)
+        } catch {
+            errorHandler?(self, error)
+            return true
+        }
     }
 
     /// Registers a handler called after ``title`` or ``isEnabled`` changes.

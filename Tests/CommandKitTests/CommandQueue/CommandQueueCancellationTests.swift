@@ -1,8 +1,8 @@
 import CommandKit
-import Synchronization
 import Testing
 
-@Suite struct CommandQueueCancellationTests {
+// A time limit turns a stalled queue into a failure instead of a hung run.
+@Suite(.timeLimit(.minutes(1))) struct CommandQueueCancellationTests {
     /// Enqueues a command that signals it started, then blocks until released or cancelled.
     private func enqueueBlocker(
         on queue: CommandQueue,

@@ -1,16 +1,21 @@
 import CommandKit
-import Synchronization
+import Foundation
 
 /// A thread-safe list that commands append to.
-final class Recorder<Element: Sendable>: Sendable {
-    private let storage = Mutex<[Element]>([])
+///
+/// `NSLock`, not `Synchronization.Mutex`: ThreadSanitizer on Linux does not see Mutex's futex
+/// and would report false races in the sanitizer run.
+final class Recorder<Element: Sendable>: @unchecked Sendable {
+    // Safe: `storage` is touched only while `lock` is held.
+    private let lock = NSLock()
+    private var storage: [Element] = []
 
     func append(_ element: Element) {
-        storage.withLock { $0.append(element) }
+        lock.withLock { storage.append(element) }
     }
 
     var elements: [Element] {
-        storage.withLock { $0 }
+        lock.withLock { storage }
     }
 }
 
@@ -36,22 +41,25 @@ struct Gate: Sendable {
 }
 
 /// Counts how many commands run at once, and the most ever seen.
-final class ConcurrencyProbe: Sendable {
-    private let counts = Mutex((active: 0, maximum: 0))
+final class ConcurrencyProbe: @unchecked Sendable {
+    // Safe: `active` and `peak` are touched only while `lock` is held.
+    private let lock = NSLock()
+    private var active = 0
+    private var peak = 0
 
     func enter() {
-        counts.withLock {
-            $0.active += 1
-            $0.maximum = max($0.maximum, $0.active)
+        lock.withLock {
+            active += 1
+            peak = max(peak, active)
         }
     }
 
     func leave() {
-        counts.withLock { $0.active -= 1 }
+        lock.withLock { active -= 1 }
     }
 
     var maximum: Int {
-        counts.withLock { $0.maximum }
+        lock.withLock { peak }
     }
 }
 

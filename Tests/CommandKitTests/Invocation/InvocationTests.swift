@@ -187,7 +187,8 @@ private func makeLibrary() -> LibraryAPI {
             AnyInvocation(Invocation(target: library, method: LibraryAPI.delete(at:), arguments: 0)),
             AnyInvocation(Invocation(target: library, method: LibraryAPI.count, arguments: ())),
             AnyInvocation(
-                Invocation(target: library, method: LibraryAPI.add(_:at:), arguments: (LibraryAPI.Album(title: "Low"), 0))
+                Invocation(
+                    target: library, method: LibraryAPI.add(_:at:), arguments: (LibraryAPI.Album(title: "Low"), 0))
             ),
         ]
 
@@ -226,5 +227,24 @@ private func makeLibrary() -> LibraryAPI {
         #expect(report.failed.first?.error as? LibraryAPI.Failure == .indexOutOfRange(42))
         #expect(report.skipped.map(\.index) == [2])
         #expect(library.albums.count == 3)
+    }
+}
+
+/// A receiver isolated to the main actor, as a user-interface model usually is.
+@MainActor private final class MainActorLibrary {
+    private(set) var albums: [String] = ["Low", "Heroes"]
+    func add(_ album: String, at index: Int) { albums.insert(album, at: index) }
+    func delete(at index: Int) -> String { albums.remove(at: index) }
+}
+
+@Suite struct MainActorInvocationTests {
+    @Test @MainActor func invocationsOfMainActorMethodsWorkOnTheMainActor() throws {
+        let library = MainActorLibrary()
+        let deleted = try Invocation(target: library, method: MainActorLibrary.delete(at:), arguments: 1).invoke()
+        let undo = AnyInvocation(
+            Invocation(target: library, method: MainActorLibrary.add(_:at:), arguments: (deleted, 1), retention: .weak))
+        #expect(library.albums == ["Low"])
+        try undo.invoke()
+        #expect(library.albums == ["Low", "Heroes"])
     }
 }

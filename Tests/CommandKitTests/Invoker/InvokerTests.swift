@@ -65,6 +65,13 @@ import Testing
         #expect(report.failed.first?.error as? TestError == TestError(tag: "b"))
         #expect(report.skipped.map(\.index) == [2, 3])
         #expect(throws: TestError(tag: "b")) { try report.checkSuccess() }
+        #expect(
+            report.description == """
+                #0 a: succeeded
+                #1 b: failed (TestError(tag: "b"))
+                #2 c: skipped
+                #3 AsyncRecord: skipped
+                """)
     }
 
     @Test func continueAfterFailureRunsEverythingAndCollectsEachError() async {
@@ -108,9 +115,41 @@ import Testing
         #expect(throws: CancellationError.self) { try report.checkSuccess() }
     }
 
+    @Test func runsCommandsOnTheCallersActor() async {
+        // Given a caller isolated to an actor, commands (sync, and async after a suspension) run
+        // on that actor too: an invoker can drive receivers the actor owns.
+        let caller = InvokingActor()
+        let (succeeded, onCaller) = await caller.runInvoker()
+        #expect(succeeded)
+        #expect(onCaller == [true, true])
+        #expect(!caller.recognizer.executor.isCurrent)
+    }
+
     @Test func emptyInvokerSucceeds() async {
         let report = await Invoker(commands: []).run()
         #expect(report.entries.isEmpty)
         #expect(report.isSuccess)
+    }
+}
+
+/// An actor that runs an invoker; its commands touch the actor's own state, as real ones would.
+private actor InvokingActor {
+    let recognizer = RecognizableActor()
+    private var onCaller: [Bool] = []
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        recognizer.unownedExecutor
+    }
+
+    /// Runs an invoker whose commands record whether they run on this actor.
+    func runInvoker() async -> (succeeded: Bool, onCaller: [Bool]) {
+        let report = await Invoker {
+            ClosureCommand { self.onCaller.append(self.recognizer.executor.isCurrent) }
+            AsyncClosureCommand {
+                await Task.yield()
+                self.onCaller.append(self.recognizer.executor.isCurrent)
+            }
+        }.run()
+        return (report.isSuccess, onCaller)
     }
 }

@@ -1,4 +1,5 @@
 import CommandKit
+import Observation
 import Testing
 
 /// A target that counts the actions it receives.
@@ -122,6 +123,28 @@ private final class Toolbar {
         #expect(seen.last?.0 == "Undo Delete Album")
     }
 
+    @Test func observationTracksTitleAndEnabledState() {
+        let control = ActionControl(title: "Undo", isEnabled: false)
+        let changes = Recorder<String>()  // onChange is @Sendable
+        withObservationTracking {
+            _ = control.isEnabled
+        } onChange: {
+            changes.append("isEnabled")
+        }
+        control.title = "Undo Add"  // not read in the tracking closure: no change reported
+        #expect(changes.elements.isEmpty)
+        control.isEnabled = true
+        #expect(changes.elements == ["isEnabled"])
+
+        withObservationTracking {
+            _ = control.title
+        } onChange: {
+            changes.append("title")
+        }
+        control.title = "Undo Delete"
+        #expect(changes.elements == ["isEnabled", "title"])
+    }
+
     @Test func removedObserverIsNotCalled() {
         let control = ActionControl(title: "Redo")
         var first = 0
@@ -136,5 +159,60 @@ private final class Toolbar {
 
         #expect(first == 1)
         #expect(second == 2)
+    }
+}
+
+/// A target whose action can fail, like an undo stack's `undo()`.
+private final class FallibleReceiver {
+    struct Failure: Error, Equatable {}
+    var fails = false
+    var calls = 0
+    func perform() throws {
+        calls += 1
+        if fails { throw Failure() }
+    }
+    func perform(from sender: ActionControl) throws {
+        try perform()
+    }
+}
+
+@Suite struct ActionControlThrowingActionTests {
+    @Test func throwingActionErrorGoesToTheErrorHandler() {
+        let receiver = FallibleReceiver()
+        let control = ActionControl(title: "Undo")
+        control.setTarget(receiver, action: FallibleReceiver.perform as (FallibleReceiver) -> () throws -> Void)
+        var errors: [(String, any Error)] = []
+        control.errorHandler = { control, error in errors.append((control.title, error)) }
+
+        #expect(control.sendAction())
+        #expect(errors.isEmpty)
+
+        receiver.fails = true
+        #expect(control.sendAction(), "the action was sent, even though it threw")
+        #expect(receiver.calls == 2)
+        #expect(errors.count == 1)
+        #expect(errors.first?.0 == "Undo")
+        #expect(errors.first?.1 is FallibleReceiver.Failure)
+    }
+
+    @Test func throwingActionWithSenderIsNotSentWhileDisabledOrWhenTargetIsGone() {
+        let control = ActionControl(title: "Redo", isEnabled: false)
+        var errors = 0
+        control.errorHandler = { _, _ in errors += 1 }
+        weak var weakReceiver: FallibleReceiver?
+        do {
+            let receiver = FallibleReceiver()
+            receiver.fails = true
+            weakReceiver = receiver
+            control.setTarget(receiver, action: FallibleReceiver.perform(from:))
+            #expect(!control.sendAction())
+            #expect(receiver.calls == 0)
+            control.isEnabled = true
+            #expect(control.sendAction())
+            #expect(errors == 1)
+        }
+        #expect(weakReceiver == nil)
+        #expect(!control.sendAction())
+        #expect(errors == 1)
     }
 }
