@@ -51,7 +51,9 @@ let package = Package(
         ),
 
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
-        .testTarget(name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit"]),
+        // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
+        .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
+        .testTarget(name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit", "launchkit-fixture"]),
         .testTarget(name: "CommandStoreTests", dependencies: ["CommandStore", "CommandKit"]),
         .testTarget(name: "AlbumLibraryTests", dependencies: ["AlbumLibrary", "CommandStore", "CommandKit"]),
         // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
