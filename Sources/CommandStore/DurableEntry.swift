@@ -4,10 +4,14 @@ import Foundation
 /// One history entry of a ``DurableHistory``: a decoded command with its receiver, or a closed macro.
 ///
 /// This is the shared engine's `HistoryEntry`: `redo()` here is `command.redo(on: receiver)`.
+/// An entry read from the file starts `.stored`: its texts, merge ID and significance come from
+/// its row, and its command is decoded only when it runs or merges. So reading texts never fails,
+/// and an unknown kind is reported by the undo or redo that needs it.
 struct DurableEntry<Receiver>: HistoryEntry {
     enum Content {
         case command(any PersistentCommand<Receiver>, Receiver)
         case macro(text: String, children: [DurableEntry<Receiver>])
+        case stored(StoredEntry, Decoding<Receiver>)
     }
 
     var content: Content
@@ -16,6 +20,7 @@ struct DurableEntry<Receiver>: HistoryEntry {
         switch content {
         case .command(let command, _): command.text
         case .macro(let text, _): text
+        case .stored(let stored, _): stored.text
         }
     }
 
@@ -23,25 +28,49 @@ struct DurableEntry<Receiver>: HistoryEntry {
         switch content {
         case .command(let command, _): command.actionText
         case .macro(let text, _): text
+        case .stored(let stored, _): stored.actionText
         }
     }
 
     var mergeID: Int? {
-        guard case .command(let command, _) = content else { return nil }
-        return command.mergeID
+        switch content {
+        case .command(let command, _): command.mergeID
+        case .macro: nil
+        case .stored(let stored, _): stored.mergeID
+        }
     }
 
     var isObsolete: Bool {
+        // Obsolete entries are removed as soon as they turn so: a stored one never is.
         guard case .command(let command, _) = content else { return false }
         return command.isObsolete
     }
 
     var isSignificant: Bool {
-        guard case .command(let command, _) = content else { return true }
-        return command.isSignificant
+        switch content {
+        case .command(let command, _): command.isSignificant
+        case .macro: true
+        case .stored(let stored, _): stored.isSignificant
+        }
+    }
+
+    /// Decodes a stored entry in place (no effect on decoded ones).
+    mutating func decode() throws {
+        guard case .stored(let stored, let decoding) = content else { return }
+        do {
+            self = try stored.decode(
+                registry: decoding.registry,
+                receiver: decoding.receiver,
+                decoder: JSONDecoder(),
+                context: decoding.context
+            )
+        } catch let error as StoreError {
+            throw StoreError(error.code, error.message, path: decoding.path, databaseError: error.databaseError)
+        }
     }
 
     mutating func redo() throws {
+        try decode()
         switch content {
         case .command(var command, let receiver):
             try command.redo(on: receiver)
@@ -50,10 +79,13 @@ struct DurableEntry<Receiver>: HistoryEntry {
             // A failing child aborts the whole operation; the enclosing transaction undoes the rest.
             for index in children.indices { try children[index].redo() }
             content = .macro(text: text, children: children)
+        case .stored:
+            preconditionFailure("decoded above")
         }
     }
 
     mutating func undo() throws {
+        try decode()
         switch content {
         case .command(var command, let receiver):
             try command.undo(on: receiver)
@@ -61,10 +93,14 @@ struct DurableEntry<Receiver>: HistoryEntry {
         case .macro(let text, var children):
             for index in children.indices.reversed() { try children[index].undo() }
             content = .macro(text: text, children: children)
+        case .stored:
+            preconditionFailure("decoded above")
         }
     }
 
     mutating func merge(with other: DurableEntry<Receiver>) -> Bool {
+        // An entry that no longer decodes merges with nothing: the new one is recorded apart.
+        guard (try? decode()) != nil else { return false }
         guard case .command(var command, let receiver) = content,
             case .command(let incoming, _) = other.content
         else { return false }
@@ -78,6 +114,16 @@ struct DurableEntry<Receiver>: HistoryEntry {
     }
 }
 
+/// What a stored entry needs to decode itself: the registry, the receiver, and where it is (for messages).
+struct Decoding<Receiver> {
+    let registry: CommandRegistry<Receiver>
+    let receiver: Receiver
+    /// The database file.
+    let path: String
+    /// Where the entry is, for messages ("/path: history entry 3").
+    let context: String
+}
+
 /// How an entry is stored: a command's kind, version and JSON, or a macro's text and children.
 ///
 /// A top-level entry is one row (`kind`, `version`, `text`, `payload`); a macro row has no kind and
@@ -87,18 +133,27 @@ struct StoredEntry: Codable, Equatable {
     var kind: String?
     /// The command version (1 for a macro).
     var version: Int
-    /// The entry's text when it was stored (for messages about entries that no longer decode).
+    /// The entry's text when it was stored.
     var text: String
+    /// The entry's action text when it was stored.
+    var actionText: String
+    /// The entry's merge ID when it was stored.
+    var mergeID: Int?
+    /// Whether the entry was significant when it was stored.
+    var isSignificant: Bool
     /// The command's JSON; for a macro, its children's JSON.
     var payload: Data
 
     /// The stored version of the macro format.
     static let macroVersion = 1
 
-    init(kind: String?, version: Int, text: String, payload: Data) {
+    init(kind: String?, version: Int, text: String, actionText: String, mergeID: Int?, isSignificant: Bool, payload: Data) {
         self.kind = kind
         self.version = version
         self.text = text
+        self.actionText = actionText
+        self.mergeID = mergeID
+        self.isSignificant = isSignificant
         self.payload = payload
     }
 
@@ -109,11 +164,24 @@ struct StoredEntry: Codable, Equatable {
                 kind: type(of: command).kind,
                 version: type(of: command).version,
                 text: command.text,
+                actionText: command.actionText,
+                mergeID: command.mergeID,
+                isSignificant: command.isSignificant,
                 payload: try Self.encode(command, encoder: encoder)
             )
         case .macro(let text, let children):
             let stored = try children.map { try StoredEntry($0, encoder: encoder) }
-            self.init(kind: nil, version: Self.macroVersion, text: text, payload: try encoder.encode(stored))
+            self.init(
+                kind: nil,
+                version: Self.macroVersion,
+                text: text,
+                actionText: text,
+                mergeID: nil,
+                isSignificant: true,
+                payload: try encoder.encode(stored)
+            )
+        case .stored(let stored, _):
+            self = stored
         }
     }
 

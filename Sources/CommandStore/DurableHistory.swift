@@ -124,6 +124,21 @@ public final class DurableHistory<Receiver> {
         try engine.entry(at: position).text
     }
 
+    /// Decodes every entry, and throws the first problem: an unknown kind, a version this program
+    /// cannot read, data that does not decode.
+    ///
+    /// Opening a history decodes nothing, and an entry that cannot be decoded is reported by the
+    /// undo or redo that reaches it. Call this to find such entries up front (after an upgrade,
+    /// in a maintenance command).
+    /// - Throws: The first ``StoreError`` found, naming the file and the entry.
+    /// - Complexity: O(count): every entry is read and decoded.
+    public func verifyEntries() throws {
+        for position in 0..<count {
+            var entry = try engine.entry(at: position)
+            try entry.decode()
+        }
+    }
+
     // MARK: - Operations
 
     /// Runs the command against the receiver and records it, in one transaction.

@@ -59,13 +59,20 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
             "UPDATE commandstore_history SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ? WHERE id = 1"
         )
         selectEntry = try database.prepare(
-            "SELECT kind, version, text, payload FROM commandstore_history_entry WHERE sequence = ?"
+            "SELECT kind, version, text, action_text, merge_id, significant, payload FROM commandstore_history_entry WHERE sequence = ?"
         )
         insertEntry = try database.prepare(
-            "INSERT INTO commandstore_history_entry (sequence, kind, version, text, payload) VALUES (?, ?, ?, ?, ?)"
+            """
+            INSERT INTO commandstore_history_entry (kind, version, text, action_text, merge_id, significant, payload, sequence)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """
         )
         updateEntry = try database.prepare(
-            "UPDATE commandstore_history_entry SET kind = ?, version = ?, text = ?, payload = ? WHERE sequence = ?"
+            """
+            UPDATE commandstore_history_entry
+            SET kind = ?, version = ?, text = ?, action_text = ?, merge_id = ?, significant = ?, payload = ?
+            WHERE sequence = ?
+            """
         )
         deleteFrom = try database.prepare("DELETE FROM commandstore_history_entry WHERE sequence >= ?")
         deleteBefore = try database.prepare("DELETE FROM commandstore_history_entry WHERE sequence < ?")
@@ -139,21 +146,19 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
             kind: try row.decode(String?.self, at: 0),
             version: try row.decode(Int.self, at: 1),
             text: try row.decode(String.self, at: 2),
-            payload: try row.decode(Data.self, at: 3)
+            actionText: try row.decode(String.self, at: 3),
+            mergeID: try row.decode(Int?.self, at: 4),
+            isSignificant: try row.decode(Bool.self, at: 5),
+            payload: try row.decode(Data.self, at: 6)
         )
-        let entry: Entry
-        do {
-            entry = try stored.decode(
-                registry: registry,
-                receiver: receiver,
-                decoder: decoder,
-                context: "\(database.path): history entry \(position)"
-            )
-        } catch let error as StoreError {
-            throw StoreError(error.code, error.message, path: database.path, databaseError: error.databaseError)
-        }
+        let decoding = Decoding(registry: registry, receiver: receiver, path: database.path, context: "\(database.path): history entry \(position)")
+        let entry = Entry(content: .stored(stored, decoding))
         remember(entry, stored, at: sequence)
         return (entry, stored)
+    }
+
+    private static func arguments(_ stored: StoredEntry) -> [any DatabaseValueConvertible] {
+        [stored.kind, stored.version, stored.text, stored.actionText, stored.mergeID, stored.isSignificant, stored.payload]
     }
 
     // MARK: HistoryStorage
@@ -165,7 +170,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     func append(_ entry: Entry) throws {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: count)
-        try insertEntry.execute([sequence, stored.kind, stored.version, stored.text, stored.payload])
+        try insertEntry.execute(Self.arguments(stored) + [sequence])
         count += 1
         headerIsDirty = true
         remember(entry, stored, at: sequence)
@@ -179,7 +184,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: position)
         if stored != previous {
-            try updateEntry.execute([stored.kind, stored.version, stored.text, stored.payload, sequence])
+            try updateEntry.execute(Self.arguments(stored) + [sequence])
         }
         remember(entry, stored, at: sequence)
     }

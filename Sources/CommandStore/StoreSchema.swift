@@ -26,6 +26,9 @@ enum StoreSchema {
                 kind TEXT,
                 version INTEGER NOT NULL,
                 text TEXT NOT NULL,
+                action_text TEXT NOT NULL,
+                merge_id INTEGER,
+                significant INTEGER NOT NULL,
                 payload BLOB NOT NULL
             )
             """),
