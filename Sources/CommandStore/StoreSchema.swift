@@ -51,6 +51,11 @@ enum StoreSchema {
 
     /// Runs every missing migration of every schema, in one transaction.
     static func migrate(_ db: Database, schemas: [Schema]) throws {
+        // Up to date (every open but the first after an upgrade): no write transaction at all.
+        let known = try versions(db)
+        if schemas.allSatisfy({ known[$0.identifier] == $0.version || ($0.version == 0 && known[$0.identifier] == nil) }) {
+            return
+        }
         try db.inTransaction {
             let recorded = try versions(db)
             for schema in schemas {
