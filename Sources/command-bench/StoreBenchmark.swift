@@ -1,6 +1,6 @@
 // The store suite: CommandStore's durable history against raw SQLite, side by side in one run.
 //
-//     swift run -c release command-bench store [commits N] [open N] [--dir PATH]
+//     swift run -c release command-bench store [commits N] [open N] [--dir PATH] [--sync full|normal]
 //
 // With no workload it runs both with their defaults (commits 2000, open 1000000).
 //
@@ -28,13 +28,21 @@ enum StoreBenchmark {
             directory = arguments[flag + 1]
             arguments.removeSubrange(flag...(flag + 1))
         }
+        var levels = Database.Configuration.Synchronous.allCases
+        if let flag = arguments.firstIndex(of: "--sync"), flag + 1 < arguments.count {
+            guard let level = Database.Configuration.Synchronous(rawValue: arguments[flag + 1].uppercased()) else {
+                throw BenchmarkError("--sync takes full or normal")
+            }
+            levels = [level]
+            arguments.removeSubrange(flag...(flag + 1))
+        }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var workloads: [(String, Int)] = []
         var index = 0
         while index < arguments.count {
             guard index + 1 < arguments.count, let n = Int(arguments[index + 1]), n > 0 else {
-                throw BenchmarkError("usage: command-bench store [commits N] [open N] [--dir PATH]")
+                throw BenchmarkError("usage: command-bench store [commits N] [open N] [--dir PATH] [--sync full|normal]")
             }
             workloads.append((arguments[index], n))
             index += 2
@@ -42,8 +50,8 @@ enum StoreBenchmark {
         if workloads.isEmpty { workloads = [("commits", 2000), ("open", 1_000_000)] }
         for (name, n) in workloads {
             switch name {
-            case "commits": try StoreWorkloads(directory: directory).commits(n)
-            case "open": try StoreWorkloads(directory: directory).open(n)
+            case "commits": try StoreWorkloads(directory: directory, levels: levels).commits(n)
+            case "open": try StoreWorkloads(directory: directory, levels: levels).open(n)
             default: throw BenchmarkError("unknown store workload \(name) (expected commits or open)")
             }
         }
@@ -87,6 +95,7 @@ private struct Add: PersistentCommand {
 
 private struct StoreWorkloads {
     let directory: String
+    let levels: [Database.Configuration.Synchronous]
     let clock = ContinuousClock()
 
     var registry: CommandRegistry<Counter> {
@@ -121,7 +130,7 @@ private struct StoreWorkloads {
 
     func commits(_ n: Int) throws {
         let payload = try JSONEncoder().encode(Add(amount: 10))
-        for synchronous in Database.Configuration.Synchronous.allCases {
+        for synchronous in levels {
             let level = synchronous.rawValue.lowercased()
             // Interleave the three so a burst of machine noise hits them alike.
             var raw = Duration.zero, rawWithData = Duration.zero, durable = Duration.zero
