@@ -53,7 +53,9 @@ let package = Package(
         ),
 
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
-        .testTarget(name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit"]),
+        // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
+        .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
+        .testTarget(name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit", "launchkit-fixture"]),
         .testTarget(
             name: "CommandStoreTests",
             dependencies: ["CommandStore", "CommandKit", "commandstore-crash-child"]

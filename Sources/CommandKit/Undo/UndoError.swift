@@ -9,9 +9,13 @@
 public struct UndoError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name.
         public var rawValue: String
+        /// Creates a code from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+        /// The code's name.
+        /// The code, followed by the wrapped errors' descriptions.
+    public var description: String { rawValue }
 
         /// `endMacro()` or `endUndoGrouping()` without a matching begin.
         public static let unbalancedGrouping = Code(rawValue: "unbalancedGrouping")
