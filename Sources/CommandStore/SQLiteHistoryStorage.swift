@@ -15,6 +15,7 @@ import Foundation
 /// after a rollback, since the in-memory header and cache may then be ahead of the file.
 final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     typealias Entry = DurableEntry<Receiver>
+    typealias Failure = any Error
 
     let database: Database
     let registry: CommandRegistry<Receiver>

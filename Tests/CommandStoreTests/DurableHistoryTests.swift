@@ -311,6 +311,18 @@ import Testing
         #expect(try f.list.values() == [1])
     }
 
+    @Test func commandCallingItsOwnHistoryIsRefused() throws {
+        let f = try open(":memory:")
+        f.list.hook = { try f.history.push(Append(value: 5)) }
+        defer { f.list.hook = nil }
+        #expect { try f.history.push(Hooked()) } throws: { ($0 as? StoreError)?.code == .macroState }
+        #expect(f.history.count == 0)
+        #expect(try f.list.values().isEmpty)
+        // The history still works afterwards.
+        try f.history.push(Append(value: 1))
+        #expect(f.history.count == 1)
+    }
+
     @Test func historyNeedsAStoreDatabase() throws {
         let db = try Database.inMemory()
         #expect {
