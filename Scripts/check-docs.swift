@@ -47,7 +47,7 @@ func publicSymbols(module: String, graphDirectory: String) throws -> [(path: [St
 func normalize(_ link: String, module: String) -> [String] {
     var link = link.trimmingCharacters(in: .whitespaces)
     if link.hasPrefix("\(module)/") { link.removeFirst(module.count + 1) }
-    let suffix = /(-(swift\.[a-z.]+|[0-9a-z]{3,6}|\(.*\)|\[.*\])|->.*)$/
+    let suffix = #/(-(swift\.[a-z.]+|[0-9a-z]{3,6}|\(.*\)|\[.*\])|->.*)$/#
     return link.split(separator: "/", omittingEmptySubsequences: false).map { part in
         String(part).replacing(suffix, with: "")
     }
@@ -63,7 +63,7 @@ func topicLinks(_ text: String, module: String) -> Set<[String]> {
             continue
         }
         guard inTopics else { continue }
-        for match in line.matches(of: /``([^`]+)``/) {
+        for match in line.matches(of: #/``([^`]+)``/#) {
             links.insert(normalize(String(match.1), module: module))
         }
     }
@@ -83,7 +83,7 @@ func swiftBlocks(_ text: String) -> [(line: Int, lines: [String], exemption: Str
         var exemption: String?
         var previous = index - 1
         while previous >= 0, lines[previous].trimmingCharacters(in: .whitespaces).isEmpty { previous -= 1 }
-        if previous >= 0, let match = lines[previous].firstMatch(of: /<!--\s*not compiled:\s*(.*?)\s*-->/) {
+        if previous >= 0, let match = lines[previous].firstMatch(of: #/<!--\s*not compiled:\s*(.*?)\s*-->/#) {
             exemption = String(match.1)
         }
         let start = index + 1
@@ -115,7 +115,7 @@ func check(module: String, catalog: String, graphDirectory: String) throws -> [S
         let links = topicLinks(text, module: module)
         curated.formUnion(links)
         // In Extensions/<Type>.md, links are relative to the type the page extends.
-        if page.contains("/Extensions/"), let title = text.firstMatch(of: /^#\s*``([^`]+)``/) {
+        if page.contains("/Extensions/"), let title = text.firstMatch(of: #/^#\s*``([^`]+)``/#) {
             let owner = normalize(String(title.1), module: module)
             curated.formUnion(links.map { owner + $0 })
         }

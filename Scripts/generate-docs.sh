@@ -25,7 +25,7 @@ if command -v xcrun >/dev/null; then sdk=(-sdk "$(xcrun --show-sdk-path)"); fi
 
 # The checker (curation, compiled examples) is a Swift script: nothing to install.
 mkdir -p "$out/docs"
-swiftc -O Scripts/check-docs.swift -o "$out/check-docs"
+swiftc -O -swift-version 6 Scripts/check-docs.swift -o "$out/check-docs"
 for module in "${modules[@]}"; do
     catalog="Sources/$module/$module.docc"
     [ -d "$catalog" ] || { echo "generate-docs: missing catalog $catalog" >&2; exit 1; }
