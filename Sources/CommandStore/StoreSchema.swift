@@ -1,0 +1,93 @@
+/// The store's own tables, and how a file proves it is a CommandStore database.
+enum StoreSchema {
+    /// `PRAGMA application_id` of every CommandStore file: "CmdK" in ASCII.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_application_id>
+    static let applicationID: Int32 = 0x436D_644B
+
+    /// The sequence number of the history's header row: the largest key, so the header shares the
+    /// b-tree's rightmost page with the newest entries, and a push writes one history page, not two.
+    static let headerSequence = Int64.max
+
+    /// The table recording each schema's version.
+    static let versionTable = "commandstore_schema"
+
+    /// The store's own schema: the durable history's tables.
+    static let schema = Schema(identifier: "commandstore", migrations: [
+        Migration(version: 1, name: "durable history", sql: """
+            CREATE TABLE commandstore_history_entry (
+                sequence INTEGER PRIMARY KEY,
+                kind TEXT,
+                version INTEGER,
+                text TEXT,
+                action_text TEXT,
+                merge_id INTEGER,
+                significant INTEGER,
+                payload BLOB,
+                base INTEGER,
+                count INTEGER,
+                current_index INTEGER,
+                clean_index INTEGER,
+                undo_limit INTEGER
+            );
+            INSERT INTO commandstore_history_entry (sequence, base, count, current_index, clean_index, undo_limit)
+                VALUES (9223372036854775807, 0, 0, 0, 0, 0);
+            """),
+    ])
+
+    /// Writes the identity of a new store: application ID and the version table.
+    static func bootstrap(_ db: Database) throws {
+        try db.execute("PRAGMA application_id = \(applicationID)")
+        try db.execute("CREATE TABLE \(versionTable) (identifier TEXT PRIMARY KEY, version INTEGER NOT NULL)")
+    }
+
+    /// The recorded version of each schema.
+    static func versions(_ db: Database) throws -> [String: Int] {
+        var versions: [String: Int] = [:]
+        for row in try db.fetchAll("SELECT identifier, version FROM \(versionTable)") {
+            versions[try row.decode(String.self, at: 0)] = try row.decode(Int.self, at: 1)
+        }
+        return versions
+    }
+
+    /// Runs every missing migration of every schema, in one transaction.
+    static func migrate(_ db: Database, schemas: [Schema]) throws {
+        // Up to date (every open but the first after an upgrade): no write transaction at all.
+        let known = try versions(db)
+        if schemas.allSatisfy({ known[$0.identifier] == $0.version || ($0.version == 0 && known[$0.identifier] == nil) }) {
+            return
+        }
+        try db.inTransaction {
+            let recorded = try versions(db)
+            for schema in schemas {
+                let current = recorded[schema.identifier] ?? 0
+                for migration in schema.migrations where migration.version > current {
+                    try migration.body(db)
+                }
+                if schema.version > current {
+                    try db.execute(
+                        "INSERT OR REPLACE INTO \(versionTable) (identifier, version) VALUES (?, ?)",
+                        [schema.identifier, schema.version]
+                    )
+                }
+            }
+            return .commit
+        }
+    }
+
+    /// Prepares the header query, explaining a missing table (a database not opened as a store).
+    static func prepareHeaderQuery(_ database: Database) throws -> Statement {
+        do {
+            return try database.prepare(
+                "SELECT base, count, current_index, clean_index, undo_limit FROM commandstore_history_entry WHERE sequence = \(headerSequence)"
+            )
+        } catch let error as DatabaseError where error.message.contains("no such table") {
+            throw StoreError(
+                .foreignDatabase,
+                "\(database.path) has no durable history tables: open it with Database.openStore(path:schemas:configuration:)",
+                path: database.path,
+                databaseError: error
+            )
+        }
+    }
+}
