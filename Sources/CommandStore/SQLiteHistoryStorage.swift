@@ -8,8 +8,11 @@ import Foundation
 /// go to: a push dirties one history page instead of two. Trimming the oldest
 /// entries deletes their rows and advances `base`, so survivors are never renumbered. `count`,
 /// `index`, the clean index and the undo limit live in the header row and in memory; the header is
-/// written once per operation (``flushHeader()``), inside the operation's transaction. Entries are
-/// decoded one at a time, on demand, with a few kept decoded: opening reads the header only.
+/// written at most once per operation (``flushHeader()``), inside the operation's transaction, and
+/// only when it changed. At the top (`index == count`, the state after every push) the header
+/// stores neither: `count` follows from the entry rows (the newest sequence), so a run of pushes
+/// inserts rows and leaves the header alone. Entries are decoded one at a time, on demand, with a
+/// few kept decoded: opening reads the header and one key, whatever the length.
 ///
 /// The owner (``DurableHistory``) runs each engine operation in a transaction and calls ``reload()``
 /// after a rollback, since the in-memory header and cache may then be ahead of the file.
@@ -30,6 +33,8 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         didSet { headerIsDirty = true }
     }
     private var headerIsDirty = false
+    /// The header row's values as last read or written, to skip rewriting them unchanged.
+    private var storedHeader: [DatabaseValue] = []
 
     /// Recently read or written entries by sequence, with their stored form (to skip unchanged writes).
     private var cache: [Int64: (entry: Entry, stored: StoredEntry)] = [:]
@@ -39,6 +44,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     private let decoder = JSONDecoder()
 
     private let selectHeader: Statement
+    private let selectNewestSequence: Statement
     private let updateHeader: Statement
     private let selectEntry: Statement
     private let insertEntry: Statement
@@ -58,6 +64,9 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         // produce different bytes for an equal value, which costs a needless UPDATE, never a wrong one.
         self.encoder = PayloadEncoder()
         selectHeader = try StoreSchema.prepareHeaderQuery(database)
+        selectNewestSequence = try database.prepare(
+            "SELECT sequence FROM commandstore_history_entry WHERE sequence < \(StoreSchema.headerSequence) ORDER BY sequence DESC LIMIT 1"
+        )
         updateHeader = try database.prepare(
             """
             UPDATE commandstore_history_entry SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ?
@@ -107,10 +116,27 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
             )
         }
         base = try row.decode(Int64.self, at: 0)
-        count = try row.decode(Int.self, at: 1)
-        index = try row.decode(Int.self, at: 2)
+        if row[2].isNull {
+            // At the top: the count is the number of entry rows, base ... newest sequence.
+            let newest = try selectNewestSequence.fetchOne()?.decode(Int64.self, at: 0)
+            count = try newest.map { newest in
+                guard newest >= base, let count = Int(exactly: newest - base + 1) else {
+                    throw StoreError(
+                        .corruptDatabase,
+                        "\(database.path) has durable history entries before its base (\(newest) < \(base))",
+                        path: database.path
+                    )
+                }
+                return count
+            } ?? 0
+            index = count
+        } else {
+            count = try row.decode(Int.self, at: 1)
+            index = try row.decode(Int.self, at: 2)
+        }
         cleanIndex = try row.decode(Int?.self, at: 3)
         undoLimit = try row.decode(Int.self, at: 4)
+        storedHeader = Array(row.values.prefix(5))
         headerIsDirty = false
         guard count >= 0, (0...count).contains(index), cleanIndex.map({ (0...count).contains($0) }) ?? true else {
             throw StoreError(
@@ -123,12 +149,23 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     }
 
     /// Writes the header if an operation changed it. Call inside the operation's transaction.
+    ///
+    /// At the top, count and index are stored as NULL (the entry rows say them): a push that keeps
+    /// the history at the top changes nothing in the header, and this writes nothing.
     func flushHeader() throws {
         guard headerIsDirty else { return }
-        try updateHeader.execute(values: [
-            .integer(base), .integer(Int64(count)), .integer(Int64(index)),
-            cleanIndex.map { .integer(Int64($0)) } ?? .null, .integer(Int64(undoLimit)),
-        ])
+        let atTop = index == count
+        let header: [DatabaseValue] = [
+            .integer(base),
+            atTop ? .null : .integer(Int64(count)),
+            atTop ? .null : .integer(Int64(index)),
+            cleanIndex.map { .integer(Int64($0)) } ?? .null,
+            .integer(Int64(undoLimit)),
+        ]
+        if header != storedHeader {
+            try updateHeader.execute(values: header)
+            storedHeader = header
+        }
         headerIsDirty = false
     }
 
