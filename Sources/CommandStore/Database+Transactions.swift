@@ -59,7 +59,7 @@ extension Database {
             try inSavepoint(body)
             return
         }
-        try cachedStatement(kind.beginSQL).execute()
+        try (kind == .immediate ? beginImmediate() : cachedStatement(kind.beginSQL)).execute()
         transactionDepth += 1
         defer { transactionDepth -= 1 }
         let completion: TransactionCompletion
@@ -72,7 +72,7 @@ extension Database {
         switch completion {
         case .commit:
             do {
-                try cachedStatement("COMMIT TRANSACTION").execute()
+                try commit().execute()
             } catch {
                 rollbackIgnoringErrors()
                 throw error

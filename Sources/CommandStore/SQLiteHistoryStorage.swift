@@ -37,8 +37,15 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     private var storedHeader: [DatabaseValue] = []
 
     /// Recently read or written entries by sequence, with their stored form (to skip unchanged writes).
-    private var cache: [Int64: (entry: Entry, stored: StoredEntry)] = [:]
-    private static var cacheLimit: Int { 8 }
+    /// Direct-mapped by sequence: neighbours (what the engine reads) never evict each other, and a
+    /// look-up is an index, not a hash (the dictionary it replaces cost a sixteenth of a push).
+    private var cache = [CachedEntry?](repeating: nil, count: SQLiteHistoryStorageCache.slots)
+
+    private struct CachedEntry {
+        let sequence: Int64
+        let entry: Entry
+        let stored: StoredEntry
+    }
 
     private let encoder: PayloadEncoder
     private let decoder = JSONDecoder()
@@ -106,7 +113,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
 
     /// Rereads the header and forgets decoded entries (after a rollback, or at open).
     func reload() throws {
-        cache.removeAll()
+        forgetCachedEntries { _ in true }
         headerIsDirty = false
         guard let row = try selectHeader.fetchOne() else {
             throw StoreError(
@@ -169,20 +176,28 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         headerIsDirty = false
     }
 
+    /// Drops the cached entries whose sequence matches.
+    private func forgetCachedEntries(where matches: (Int64) -> Bool) {
+        for slot in cache.indices {
+            if let cached = cache[slot], matches(cached.sequence) { cache[slot] = nil }
+        }
+    }
+
     private func sequence(at position: Int) -> Int64 {
         base + Int64(position)
     }
 
     private func remember(_ entry: Entry, _ stored: StoredEntry, at sequence: Int64) {
-        if cache.count >= Self.cacheLimit, cache[sequence] == nil { cache.removeAll(keepingCapacity: true) }
-        cache[sequence] = (entry, stored)
+        cache[SQLiteHistoryStorageCache.slot(of: sequence)] = CachedEntry(sequence: sequence, entry: entry, stored: stored)
     }
 
     /// The entry and its stored form at a position.
     private func load(at position: Int) throws -> (entry: Entry, stored: StoredEntry) {
         precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
         let sequence = sequence(at: position)
-        if let cached = cache[sequence] { return cached }
+        if let cached = cache[SQLiteHistoryStorageCache.slot(of: sequence)], cached.sequence == sequence {
+            return (cached.entry, cached.stored)
+        }
         guard let row = try selectEntry.fetchOne([sequence]) else {
             throw StoreError(
                 .corruptDatabase,
@@ -260,7 +275,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     func removeEntries(from position: Int) throws {
         let first = sequence(at: position)
         try deleteFrom.execute([first])
-        cache = cache.filter { $0.key < first }
+        forgetCachedEntries { $0 >= first }
         count = position
         headerIsDirty = true
     }
@@ -268,7 +283,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     func removeFirstEntries(_ k: Int) throws {
         let newBase = sequence(at: k)
         try deleteBefore.execute([newBase])
-        cache = cache.filter { $0.key >= newBase }
+        forgetCachedEntries { $0 < newBase }
         base = newBase
         count -= k
         headerIsDirty = true
@@ -279,7 +294,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         try deleteOne.execute([sequence])
         try shiftDownStart.execute([sequence])
         try shiftDownFinish.execute()
-        cache.removeAll(keepingCapacity: true)
+        forgetCachedEntries { _ in true }
         count -= 1
         headerIsDirty = true
     }
@@ -294,5 +309,16 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         guard cleanIndex != self.cleanIndex else { return }
         self.cleanIndex = cleanIndex
         headerIsDirty = true
+    }
+}
+
+/// The entry cache's geometry (outside the generic class: a static stored property cannot be generic).
+enum SQLiteHistoryStorageCache {
+    /// Slots: enough for the entries next to the index and a macro's neighbours.
+    static let slots = 8
+
+    /// The slot of a sequence number.
+    static func slot(of sequence: Int64) -> Int {
+        Int(UInt64(bitPattern: sequence) % UInt64(slots))
     }
 }
