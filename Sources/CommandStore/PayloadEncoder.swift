@@ -86,6 +86,8 @@ final class PayloadObject {
             return
         }
         positions?[key] = members.count
+        // Most commands have a few fields: one allocation for them all.
+        if members.isEmpty { members.reserveCapacity(4) }
         members.append((key, value))
         if positions == nil, members.count == 16 {
             positions = Dictionary(members.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { _, last in last })
