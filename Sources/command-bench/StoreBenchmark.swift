@@ -9,7 +9,9 @@
 //   Baselines, same file settings (WAL, same synchronous), each insert its own transaction with a
 //   prepared statement: "raw" inserts the same payload row (the baseline: the work without
 //   a history), "raw_with_record" also inserts the command's JSON into a log table (a hand-made
-//   log). Runs synchronous=FULL and NORMAL, interleaved in 4 rounds; prints commits_per_s and ratios.
+//   log). "durable_reading_texts" also reads the Undo text after each push. Payloads are built
+//   before timing. Runs synchronous=FULL and NORMAL, the four interleaved in 4 rounds; prints
+//   commits_per_s and ratios.
 // open N: builds a history of N entries and one of 10, then times reopening each (openStore +
 //   DurableHistory init + reading the Undo/Redo texts), median of 15; prints the ratio.
 
