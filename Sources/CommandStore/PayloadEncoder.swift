@@ -48,7 +48,10 @@ enum PayloadNode {
         if T.self == Int.self, let integer = value as? Int { return .integer(Int64(integer)) }
         if T.self == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
         if T.self == URL.self, let url = value as? URL { return .string(url.absoluteString) }
-        if T.self == Decimal.self, let decimal = value as? Decimal { return .number(decimal.description) }
+        if T.self == Decimal.self, let decimal = value as? Decimal {
+            guard !decimal.isNaN else { throw nonFinite(decimal, codingPath) }
+            return .number(decimal.description)
+        }
         let encoder = PayloadEncoderState(codingPath: codingPath)
         try value.encode(to: encoder)
         return encoder.node ?? .object(PayloadObject())

@@ -19,12 +19,13 @@ import Testing
         let (db, list, history) = try open()
         var random = SplitMix64(seed: seed)
         for step in 0..<300 {
-            switch random.next() % 8 {
+            switch random.next() % 9 {
             case 0, 1: try history.push(Append(value: step, significant: random.next() % 4 != 0))
             case 2: try history.push(Add(amount: Int(random.next() % 5) - 2))
             case 3, 4: try history.undo()
             case 5: try history.redo()
             case 6: try history.setIndex(Int(random.next() % UInt64(history.count + 1)))
+            case 7: try history.setUndoLimit(Int(random.next() % 8))
             default:
                 try history.beginMacro("Macro \(step)")
                 try history.push(Append(value: step))

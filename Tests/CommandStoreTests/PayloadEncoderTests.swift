@@ -96,6 +96,54 @@ import Testing
         #expect((object?["super"] as? [String: Any])?["name"] as? String == "n")
     }
 
+    /// Written through nested and super containers of an unkeyed container, read back by hand.
+    struct Nested: Codable, Equatable {
+        var pairs: [[Int]]
+        var label: String
+
+        enum Key: String, CodingKey { case pairs, label }
+
+        init(pairs: [[Int]], label: String) {
+            self.pairs = pairs
+            self.label = label
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Key.self)
+            var outer = try container.nestedUnkeyedContainer(forKey: .pairs)
+            var pairs: [[Int]] = []
+            while !outer.isAtEnd {
+                var inner = try outer.nestedUnkeyedContainer()
+                var pair: [Int] = []
+                while !inner.isAtEnd { pair.append(try inner.decode(Int.self)) }
+                pairs.append(pair)
+            }
+            self.pairs = pairs
+            let labels = try container.nestedContainer(keyedBy: Key.self, forKey: .label)
+            label = try labels.decode(String.self, forKey: .label)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: Key.self)
+            var outer = container.nestedUnkeyedContainer(forKey: .pairs)
+            for pair in pairs {
+                var inner = outer.nestedUnkeyedContainer()
+                for value in pair { try inner.encode(value) }
+            }
+            var labels = container.nestedContainer(keyedBy: Key.self, forKey: .label)
+            try labels.encode(label, forKey: .label)
+        }
+    }
+
+    @Test func nestedContainersRoundTrip() throws {
+        let value = Nested(pairs: [[1, 2], [], [-3]], label: "x")
+        #expect(try roundTrip(value) == value)
+    }
+
+    @Test func decimalNaNIsRefused() throws {
+        #expect(throws: EncodingError.self) { try PayloadEncoder().encode([Decimal.nan]) }
+    }
+
     @Test func topLevelScalarsAndEmptyValues() throws {
         #expect(try JSONDecoder().decode(Int.self, from: PayloadEncoder().encode(42)) == 42)
         #expect(try JSONDecoder().decode(String?.self, from: PayloadEncoder().encode(String?.none)) == nil)
