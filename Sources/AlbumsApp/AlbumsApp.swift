@@ -1,1 +1,0 @@
-// AlbumsApp: module placeholder, replaced as the module's issue lands.
