@@ -1,1 +1,0 @@
-// CommandStore: module placeholder, replaced as the module's issue lands.

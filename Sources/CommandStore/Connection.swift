@@ -1,0 +1,47 @@
+internal import CSQLite
+
+/// Owns one `sqlite3*` handle and closes it exactly once.
+///
+/// ``Database`` and every ``Statement`` it prepares hold the connection strongly, so the handle
+/// outlives every statement; `sqlite3_close_v2` tolerates statements finalized after an explicit close.
+final class Connection {
+    /// The open handle, `nil` once closed.
+    private(set) var handle: OpaquePointer?
+    /// The file, `nil` for an in-memory database (errors name it).
+    let path: String?
+
+    init(handle: OpaquePointer, path: String?) {
+        self.handle = handle
+        self.path = path
+    }
+
+    deinit {
+        close()
+    }
+
+    func close() {
+        guard let handle else { return }
+        // close_v2 defers the real close until outstanding statements are finalized.
+        sqlite3_close_v2(handle)
+        self.handle = nil
+    }
+
+    /// The handle, or a misuse error naming the statement when the connection is closed.
+    func openHandle(sql: String?) throws(DatabaseError) -> OpaquePointer {
+        guard let handle else {
+            throw DatabaseError(resultCode: .misuse, message: "the database connection is closed", sql: sql, path: path)
+        }
+        return handle
+    }
+
+    /// The error SQLite reports for `code`, with its current message.
+    func error(_ code: Int32, sql: String?) -> DatabaseError {
+        let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        return DatabaseError(resultCode: .init(rawValue: code), message: message, sql: sql, path: path)
+    }
+
+    /// Throws the current error unless `code` is `SQLITE_OK`.
+    func check(_ code: Int32, sql: String?) throws(DatabaseError) {
+        guard code == SQLITE_OK else { throw error(code, sql: sql) }
+    }
+}

@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// POSIX file helpers: private modes at creation, sizes, existence.
+enum FileSystem {
+    /// Creates the missing folders of `path` (mode 0700) and the file itself (mode 0600), empty.
+    ///
+    /// An existing file is left alone, whatever its mode.
+    static func createFileIfMissing(at path: String) throws(DatabaseError) {
+        try createParentDirectories(of: path)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+        } else if errno != EEXIST {
+            throw systemError("cannot create \(path)", path: path)
+        }
+    }
+
+    /// Creates each missing folder on the way to `path`'s parent with mode 0700.
+    static func createParentDirectories(of path: String) throws(DatabaseError) {
+        var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        components.removeLast()
+        var current = ""
+        for (offset, component) in components.enumerated() {
+            current += offset == 0 ? component : "/" + component
+            if current.isEmpty || component.isEmpty || component == "." || component == ".." { continue }
+            if mkdir(current, 0o700) != 0 && errno != EEXIST {
+                throw systemError("cannot create the folder \(current)", path: path)
+            }
+        }
+    }
+
+    /// Whether something exists at `path` (a dangling link counts as absent).
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// The size in bytes of the file at `path`, or `nil` when it cannot be read.
+    static func size(of path: String) -> Int? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int(info.st_size)
+    }
+
+    static func systemError(_ message: String, path: String) -> DatabaseError {
+        let reason = String(cString: strerror(errno))
+        return DatabaseError(resultCode: .cantOpen, message: "\(message): \(reason)", path: path)
+    }
+}
