@@ -41,7 +41,7 @@ public enum BrowserScreen: Sendable {
     public typealias Line = [Span]
 
     /// The width of one album box, borders included.
-    public static let boxWidth = 24
+    public static let boxWidth = 22
 
     /// Lays out the screen.
     ///
