@@ -33,8 +33,10 @@ let package = Package(
         // Benchmarks (release build only): workloads of ../shared/bench/WORKLOAD.md and more.
         .executableTarget(
             name: "command-bench",
-            dependencies: ["CommandKit", "LaunchKit", "CommandStore", "AlbumLibrary", "CSQLite"]
+            dependencies: ["CommandKit", "LaunchKit", "CommandStore", "AlbumLibrary", "CSQLite", "CMallocInfo"]
         ),
+        // glibc's mallinfo2() for the benchmarks' heap-bytes lines (<malloc.h> is not in the Glibc module).
+        .systemLibrary(name: "CMallocInfo"),
 
         .systemLibrary(
             name: "CSQLite",

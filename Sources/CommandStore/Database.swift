@@ -78,6 +78,15 @@ public final class Database {
         }
     }
 
+    /// Wraps an already open connection as is, without the set-up pragmas (the store's read-only look).
+    init(inspecting connection: Connection, path: String) {
+        var configuration = Configuration()
+        configuration.isReadOnly = true
+        self.path = path
+        self.configuration = configuration
+        self.connection = connection
+    }
+
     /// Opens a private, empty in-memory database (useful in tests).
     ///
     /// - Parameter configuration: How to open it; ``Configuration/createIfMissing`` is ignored.

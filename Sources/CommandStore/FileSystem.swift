@@ -33,6 +33,14 @@ enum FileSystem {
         }
     }
 
+    /// A name in the same folder as `path` for building a file before linking it into place.
+    static func temporarySibling(of path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return folder + ".\(name).creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
     /// Whether something exists at `path` (a dangling link counts as absent).
     static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0

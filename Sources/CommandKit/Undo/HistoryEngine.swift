@@ -1,0 +1,394 @@
+/// The one history engine: every undo rule, over any ``HistoryStorage``.
+///
+/// ``UndoStack`` runs it over ``MemoryHistoryStorage``; `CommandStore` runs it over SQLite.
+/// The rules follow Qt's `QUndoStack`, with Swing's significance and a documented error rule:
+///
+/// - **push** runs the entry's `redo()` (unless `execute` is `false`), then: inside a macro,
+///   merges it into the macro's last child or appends it as a child; otherwise truncates the
+///   redo tail (losing the clean index if it was in the tail), merges it into the entry below
+///   the index when both have the same non-`nil` `mergeID` and the index is not the clean index,
+///   or appends it, trims to the undo limit, and advances the index. An entry that is obsolete
+///   after its redo is dropped; an entry that is obsolete after absorbing a merge is removed.
+/// - **undo / redo** move by one *step*: a significant entry plus the insignificant entries
+///   pushed after it (a run of insignificant entries at the bottom is a step of its own).
+///   Obsolete entries are removed once they ran; the clean index is lost if it was above.
+/// - **jump** (`setIndex`) redoes or undoes entry by entry to a clamped target, ignoring
+///   significance (the target is exact).
+/// - **macros** nest; the outermost `endMacro` appends one entry, so a macro counts once
+///   against the limit. While a macro is open, undo, redo, jump and `setClean` are ignored.
+/// - **errors**: an entry that throws leaves the history consistent. A failing push records
+///   nothing. A failing undo/redo/jump stops at the failing entry: every entry below the index
+///   is done, every entry at or above it is undone, and the failing entry stays where it was.
+///   The error is rethrown to the caller.
+///
+/// The engine is a value owned by one object (never copied after creation: its storage may be
+/// a class). It is not `Sendable`; its owner decides the isolation.
+package struct HistoryEngine<Storage: HistoryStorage> {
+    package typealias Entry = Storage.Entry
+
+    /// An open macro: its text and the children collected so far.
+    struct OpenMacro {
+        var text: String
+        var children: [Entry]
+    }
+
+    /// The storage holding the entries, the index and the clean index.
+    package let storage: Storage
+
+    /// The maximum number of entries kept, or 0 for no limit.
+    package private(set) var undoLimit: Int = 0
+
+    /// The open macros, innermost last.
+    var openMacros: [OpenMacro] = []
+
+    /// Creates an engine over a storage, which may already hold a history.
+    package init(storage: Storage, undoLimit: Int = 0) {
+        self.storage = storage
+        self.undoLimit = max(0, undoLimit)
+    }
+
+    // MARK: - Reading
+
+    /// The number of done entries.
+    package var index: Int { storage.index }
+    /// The number of entries.
+    package var count: Int { storage.count }
+    /// The clean index, if any.
+    package var cleanIndex: Int? { storage.cleanIndex }
+    /// How many macros are open.
+    package var macroDepth: Int { openMacros.count }
+    /// Whether a macro is open.
+    package var isInMacro: Bool { !openMacros.isEmpty }
+    /// Whether the index is the clean index and no macro is open.
+    package var isClean: Bool { openMacros.isEmpty && storage.cleanIndex == storage.index }
+    /// Whether undo would do something.
+    package var canUndo: Bool { openMacros.isEmpty && storage.index > 0 }
+    /// Whether redo would do something.
+    package var canRedo: Bool { openMacros.isEmpty && storage.index < storage.count }
+
+    /// The entry at a position, `0 ..< count`.
+    package func entry(at position: Int) throws(Storage.Failure) -> Entry {
+        try storage.entry(at: position)
+    }
+
+    /// The start of the step that ends just below `end` (the largest step boundary below it).
+    ///
+    /// - Complexity: O(k), k the number of insignificant entries in the step.
+    package func stepStart(below end: Int) throws(Storage.Failure) -> Int {
+        var position = end - 1
+        while position > 0, !(try storage.readEntry(at: position) { $0.isSignificant }) {
+            position -= 1
+        }
+        return position
+    }
+
+    /// The action text of the step the next undo reverts ("" when none or in a macro).
+    package func undoText() throws(Storage.Failure) -> String {
+        guard canUndo else { return "" }
+        return try storage.readEntry(at: stepStart(below: storage.index)) { $0.actionText }
+    }
+
+    /// The action text of the step the next redo applies ("" when none or in a macro).
+    package func redoText() throws(Storage.Failure) -> String {
+        guard canRedo else { return "" }
+        return try storage.readEntry(at: storage.index) { $0.actionText }
+    }
+
+    /// A snapshot of the observable state.
+    package func state() throws(Storage.Failure) -> UndoState {
+        UndoState(
+            index: storage.index,
+            count: storage.count,
+            cleanIndex: storage.cleanIndex,
+            isClean: isClean,
+            canUndo: canUndo,
+            canRedo: canRedo,
+            undoText: try undoText(),
+            redoText: try redoText(),
+            macroDepth: openMacros.count
+        )
+    }
+
+    // MARK: - Push
+
+    /// Executes (unless `execute` is `false`) and records an entry; see the type's rules.
+    ///
+    /// - Parameters:
+    ///   - entry: The new entry.
+    ///   - execute: `false` records an entry whose effect has already happened (Swing's
+    ///     `addEdit`, registration-style undo).
+    /// - Throws: The entry's error (nothing recorded), or the storage's.
+    /// - Complexity: Amortized O(1) plus the size of the truncated redo tail.
+    package mutating func push(_ entry: consuming Entry, execute: Bool = true) throws {
+        var entry = entry
+        if execute, !entry.isObsolete {
+            try entry.redo()
+        }
+        if !openMacros.isEmpty {
+            pushIntoMacro(entry)
+            return
+        }
+        var index = storage.index
+        let count = storage.count
+        if index < count {
+            try storage.removeEntries(from: index)
+            if let clean = storage.cleanIndex, clean > index {
+                try storage.setCleanIndex(nil)
+            }
+        }
+        if index > 0, let id = entry.mergeID, index != storage.cleanIndex {
+            let top = index - 1
+            let merged = try storage.modifyEntry(at: top) { current -> Bool? in
+                guard current.mergeID == id, current.merge(with: entry) else { return nil }
+                return current.isObsolete
+            }
+            if let obsolete = merged {
+                if obsolete {
+                    try storage.removeEntry(at: top)
+                    try storage.setIndex(top)
+                }
+                return
+            }
+        }
+        if entry.isObsolete { return }
+        try storage.append(entry)
+        index += 1
+        if undoLimit > 0, index > undoLimit {
+            try trim(index - undoLimit, index: &index)
+        }
+        try storage.setIndex(index)
+    }
+
+    private mutating func pushIntoMacro(_ entry: consuming Entry) {
+        let last = openMacros.count - 1
+        let id = entry.mergeID
+        if id != nil, !openMacros[last].children.isEmpty {
+            let top = openMacros[last].children.count - 1
+            if openMacros[last].children[top].mergeID == id,
+                openMacros[last].children[top].merge(with: entry)
+            {
+                if openMacros[last].children[top].isObsolete {
+                    openMacros[last].children.removeLast()
+                }
+                return
+            }
+        }
+        if entry.isObsolete { return }
+        openMacros[last].children.append(entry)
+    }
+
+    /// Removes the `k` oldest entries, sliding `index` and the clean index.
+    private func trim(_ k: Int, index: inout Int) throws(Storage.Failure) {
+        try storage.removeFirstEntries(k)
+        index -= k
+        if let clean = storage.cleanIndex {
+            try storage.setCleanIndex(clean < k ? nil : clean - k)
+        }
+    }
+
+    // MARK: - Undo, redo, jump
+
+    /// Undoes one step (no effect at index 0 or while a macro is open).
+    ///
+    /// - Throws: The failing entry's error; the index stays just above the failing entry.
+    /// - Complexity: O(k) for a step of k entries.
+    package mutating func undo() throws {
+        guard openMacros.isEmpty else { return }
+        var index = storage.index
+        guard index > 0 else { return }
+        let start = try stepStart(below: index)
+        do {
+            while index > start {
+                try undoEntry(at: index - 1)
+                index -= 1
+            }
+        } catch {
+            try? storage.setIndex(index)
+            throw error
+        }
+        try storage.setIndex(index)
+    }
+
+    /// Redoes one step (no effect at the top or while a macro is open).
+    ///
+    /// - Throws: The failing entry's error; the index stays just below the failing entry.
+    /// - Complexity: O(k) for a step of k entries.
+    package mutating func redo() throws {
+        guard openMacros.isEmpty else { return }
+        var index = storage.index
+        guard index < storage.count else { return }
+        var first = true
+        do {
+            while index < storage.count {
+                if !first, try storage.readEntry(at: index, { $0.isSignificant }) { break }
+                first = false
+                if try redoEntry(at: index) { index += 1 }
+            }
+        } catch {
+            try? storage.setIndex(index)
+            throw error
+        }
+        try storage.setIndex(index)
+    }
+
+    /// Moves to `target` (clamped to `0...count`), redoing or undoing entry by entry.
+    ///
+    /// Obsolete entries met on the way are removed (when redoing, the target moves down with
+    /// them). Ignored while a macro is open.
+    /// - Throws: The failing entry's error; the index stays next to the failing entry.
+    /// - Complexity: O(|target − index|).
+    package mutating func setIndex(_ target: Int) throws {
+        guard openMacros.isEmpty else { return }
+        var target = min(max(target, 0), storage.count)
+        var index = storage.index
+        do {
+            while index < target {
+                if try redoEntry(at: index) { index += 1 } else { target -= 1 }
+            }
+            while index > target {
+                try undoEntry(at: index - 1)
+                index -= 1
+            }
+        } catch {
+            try? storage.setIndex(index)
+            throw error
+        }
+        try storage.setIndex(index)
+    }
+
+    /// Undoes the entry at `position` and removes it if it is obsolete afterwards.
+    private func undoEntry(at position: Int) throws {
+        let obsolete = try storage.modifyEntry(at: position) { entry -> Bool in
+            if !entry.isObsolete { try entry.undo() }
+            return entry.isObsolete
+        }
+        if obsolete { try removeObsolete(at: position) }
+    }
+
+    /// Redoes the entry at `position`; returns `false` if it turned obsolete and was removed.
+    private func redoEntry(at position: Int) throws -> Bool {
+        let obsolete = try storage.modifyEntry(at: position) { entry -> Bool in
+            if !entry.isObsolete { try entry.redo() }
+            return entry.isObsolete
+        }
+        if obsolete { try removeObsolete(at: position) }
+        return !obsolete
+    }
+
+    private func removeObsolete(at position: Int) throws {
+        try storage.removeEntry(at: position)
+        if let clean = storage.cleanIndex, clean > position {
+            try storage.setCleanIndex(nil)
+        }
+    }
+
+    // MARK: - Macros
+
+    /// Opens a macro: later pushes become its children, and it becomes one step when the
+    /// outermost macro ends. Opening the outermost macro truncates the redo tail.
+    package mutating func beginMacro(text: String) throws(Storage.Failure) {
+        if openMacros.isEmpty {
+            let index = storage.index
+            if index < storage.count {
+                try storage.removeEntries(from: index)
+                if let clean = storage.cleanIndex, clean > index {
+                    try storage.setCleanIndex(nil)
+                }
+            }
+        }
+        openMacros.append(OpenMacro(text: text, children: []))
+    }
+
+    /// Closes the innermost macro.
+    ///
+    /// - Parameter discardingEmpty: `true` drops a macro without children instead of
+    ///   recording an empty step (registration-style groups do this; Qt keeps empty macros).
+    /// - Returns: `false` if no macro was open (nothing happens).
+    /// - Throws: The storage's error when the outermost macro is appended.
+    @discardableResult
+    package mutating func endMacro(discardingEmpty: Bool = false) throws(Storage.Failure) -> Bool {
+        guard let closed = openMacros.popLast() else { return false }
+        if discardingEmpty, closed.children.isEmpty { return true }
+        let entry = Entry.macro(text: closed.text, children: closed.children)
+        if !openMacros.isEmpty {
+            openMacros[openMacros.count - 1].children.append(entry)
+            return true
+        }
+        try storage.append(entry)
+        var index = storage.index + 1
+        if undoLimit > 0, index > undoLimit {
+            try trim(index - undoLimit, index: &index)
+        }
+        try storage.setIndex(index)
+        return true
+    }
+
+    /// Changes the text of the innermost open macro (no effect when none is open).
+    package mutating func setMacroText(_ text: String) {
+        guard !openMacros.isEmpty else { return }
+        openMacros[openMacros.count - 1].text = text
+    }
+
+    // MARK: - Clean state, limit, clear
+
+    /// Marks the current index clean (ignored while a macro is open).
+    package func setClean() throws(Storage.Failure) {
+        guard openMacros.isEmpty else { return }
+        try storage.setCleanIndex(storage.index)
+    }
+
+    /// Forgets the clean index: no state is clean any more.
+    package func resetClean() throws(Storage.Failure) {
+        try storage.setCleanIndex(nil)
+    }
+
+    /// Sets the maximum number of entries (0: no limit), trimming the oldest done entries.
+    ///
+    /// Unlike Qt, the limit may change at any time. Lowering it removes the oldest entries
+    /// below the index right away (never the redo tail: that goes at the next push).
+    package mutating func setUndoLimit(_ limit: Int) throws(Storage.Failure) {
+        undoLimit = max(0, limit)
+        guard undoLimit > 0, openMacros.isEmpty else { return }
+        let excess = min(storage.count - undoLimit, storage.index)
+        guard excess > 0 else { return }
+        var index = storage.index
+        try trim(excess, index: &index)
+        try storage.setIndex(index)
+    }
+
+    /// Removes every entry and open macro without running them; the empty history is clean.
+    package mutating func clear() throws(Storage.Failure) {
+        openMacros.removeAll()
+        if storage.count > 0 { try storage.removeEntries(from: 0) }
+        try storage.setIndex(0)
+        try storage.setCleanIndex(0)
+    }
+
+    // MARK: - Bulk edits
+
+    /// Lets `body` edit every entry (and open macro child), then removes the entries that are
+    /// obsolete afterwards, sliding the index; the clean index is lost if an entry below it went.
+    ///
+    /// Used by registration-style undo to remove all actions of one target.
+    /// - Complexity: O(count) plus O(count) per removed entry.
+    package mutating func editAllEntries(_ body: (inout Entry) -> Void) throws {
+        for m in openMacros.indices {
+            for c in openMacros[m].children.indices { body(&openMacros[m].children[c]) }
+            openMacros[m].children.removeAll { $0.isObsolete }
+        }
+        var position = storage.count - 1
+        var index = storage.index
+        while position >= 0 {
+            let obsolete = try storage.modifyEntry(at: position) { entry -> Bool in
+                body(&entry)
+                return entry.isObsolete
+            }
+            if obsolete {
+                try removeObsolete(at: position)
+                if position < index { index -= 1 }
+            }
+            position -= 1
+        }
+        try storage.setIndex(index)
+    }
+}

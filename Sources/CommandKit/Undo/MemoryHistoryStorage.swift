@@ -1,0 +1,128 @@
+/// The in-memory ``HistoryStorage``: a growable ring buffer of entries stored inline.
+///
+/// Entries live in one contiguous allocation that doubles when full, so a push costs no
+/// allocation of its own (amortized), and removing the oldest entries (limit trimming) only
+/// advances the head: O(k), never a shift of the survivors.
+///
+/// A class so the engine can mutate entries in place through a `let`; it is owned by exactly
+/// one ``HistoryEngine`` and never shared, hence not `Sendable`.
+package final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
+    package typealias Failure = Never
+
+    // Exclusivity is not checked dynamically on these properties (the checks cost a third of
+    // a push): the storage belongs to one engine, whose owner (`UndoStack`) refuses re-entrant
+    // calls with a precondition, so no two accesses to them can overlap.
+
+    /// Physical slots; `capacity` of them, `count` initialized starting at `head` (wrapping).
+    @exclusivity(unchecked) private var buffer: UnsafeMutablePointer<Entry>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var head = 0
+
+    @exclusivity(unchecked) package private(set) var count = 0
+    @exclusivity(unchecked) package private(set) var index = 0
+    @exclusivity(unchecked) package private(set) var cleanIndex: Int? = 0
+
+    /// Creates an empty, clean storage.
+    package init() {
+        capacity = 0
+        buffer = UnsafeMutablePointer<Entry>.allocate(capacity: 0)
+    }
+
+    deinit {
+        deinitialize(0, count)
+        buffer.deallocate()
+    }
+
+    /// The physical slot of a logical position (`0 ..< capacity` for positions `0 ..< capacity`).
+    @inline(__always)
+    private func slot(_ position: Int) -> Int {
+        let physical = head &+ position
+        return physical >= capacity ? physical &- capacity : physical
+    }
+
+    /// Deinitializes the entries at logical positions `from ..< to`.
+    private func deinitialize(_ from: Int, _ to: Int) {
+        var position = from
+        while position < to {
+            (buffer + slot(position)).deinitialize(count: 1)
+            position += 1
+        }
+    }
+
+    private func grow() {
+        let newCapacity = Swift.max(16, capacity &* 2)
+        let newBuffer = UnsafeMutablePointer<Entry>.allocate(capacity: newCapacity)
+        // Two segments: head ..< capacity, then the wrapped part 0 ..< rest.
+        let first = Swift.min(count, capacity - head)
+        newBuffer.moveInitialize(from: buffer + head, count: first)
+        (newBuffer + first).moveInitialize(from: buffer, count: count - first)
+        buffer.deallocate()
+        buffer = newBuffer
+        capacity = newCapacity
+        head = 0
+    }
+
+    package func entry(at position: Int) -> Entry {
+        precondition(position >= 0 && position < count, "history position out of range")
+        return buffer[slot(position)]
+    }
+
+    @inline(__always)
+    package func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) -> Result {
+        precondition(position >= 0 && position < count, "history position out of range")
+        return body(buffer[slot(position)])
+    }
+
+    @inline(__always)
+    package func append(_ entry: Entry) {
+        if count == capacity { grow() }
+        (buffer + slot(count)).initialize(to: entry)
+        count += 1
+    }
+
+    package func replaceEntry(at position: Int, with entry: Entry) {
+        precondition(position >= 0 && position < count, "history position out of range")
+        buffer[slot(position)] = entry
+    }
+
+    package func removeEntries(from position: Int) {
+        precondition(position >= 0 && position <= count, "history position out of range")
+        deinitialize(position, count)
+        count = position
+        if count == 0 { head = 0 }
+    }
+
+    package func removeFirstEntries(_ k: Int) {
+        precondition(k >= 0 && k <= count, "history trim out of range")
+        deinitialize(0, k)
+        head = count == k ? 0 : slot(k)
+        count -= k
+    }
+
+    package func removeEntry(at position: Int) {
+        precondition(position >= 0 && position < count, "history position out of range")
+        (buffer + slot(position)).deinitialize(count: 1)
+        var hole = position
+        while hole + 1 < count {
+            (buffer + slot(hole)).moveInitialize(from: buffer + slot(hole + 1), count: 1)
+            hole += 1
+        }
+        count -= 1
+        if count == 0 { head = 0 }
+    }
+
+    @inline(__always)
+    package func setIndex(_ index: Int) {
+        self.index = index
+    }
+
+    package func setCleanIndex(_ cleanIndex: Int?) {
+        self.cleanIndex = cleanIndex
+    }
+
+    @inline(__always)
+    package func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) rethrows -> Result {
+        precondition(position >= 0 && position < count, "history position out of range")
+        return try body(&buffer[slot(position)])
+    }
+}

@@ -1,0 +1,30 @@
+/// The in-memory history entry: an ``UndoCommand`` existential, stored inline.
+///
+/// The wrapper adds no storage (same layout as `any UndoCommand`); it exists to give the
+/// command the engine's ``HistoryEntry`` shape, including how a closed macro is built.
+struct UndoEntry: HistoryEntry {
+    var command: any UndoCommand
+
+    init(_ command: any UndoCommand) {
+        self.command = command
+    }
+
+    var text: String { command.text }
+    var actionText: String { command.actionText }
+    var mergeID: Int? { command.mergeID }
+    var isObsolete: Bool { command.isObsolete }
+    var isSignificant: Bool { command.isSignificant }
+
+    mutating func redo() throws { try command.redo() }
+    mutating func undo() throws { try command.undo() }
+    mutating func merge(with other: UndoEntry) -> Bool { Self.merge(other.command, into: &command) }
+
+    /// Opens the incoming command, then the existing one, and merges when the types match.
+    private static func merge<Incoming: UndoCommand>(_ incoming: Incoming, into top: inout any UndoCommand) -> Bool {
+        top.merge(withAnyOf: incoming)
+    }
+
+    static func macro(text: String, children: [UndoEntry]) -> UndoEntry {
+        UndoEntry(UndoMacro(text: text, entries: children))
+    }
+}

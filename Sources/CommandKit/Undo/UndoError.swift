@@ -1,0 +1,45 @@
+/// An error raised by the undo machinery itself (not by your commands, whose errors pass through).
+///
+/// A struct with a stable ``code``, so new codes do not break a caller's `switch`:
+///
+/// ```swift
+/// do { try registry.endUndoGrouping() }
+/// catch let error as UndoError where error.code == .unbalancedGrouping { … }
+/// ```
+public struct UndoError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// `endMacro()` or `endUndoGrouping()` without a matching begin.
+        public static let unbalancedGrouping = Code(rawValue: "unbalancedGrouping")
+        /// Undo or redo was asked for while nested groups were open.
+        public static let groupOpen = Code(rawValue: "groupOpen")
+        /// A child of a macro failed, and reverting the children already run failed too: the
+        /// document may be partly changed. ``underlying`` is the first error.
+        public static let rollbackFailed = Code(rawValue: "rollbackFailed")
+    }
+
+    /// The stable code.
+    public var code: Code
+    /// A description of the first error, when this error wraps one.
+    public var underlying: String?
+    /// A description of the error raised while reverting, for ``Code/rollbackFailed``.
+    public var rollback: String?
+
+    /// Creates an error.
+    public init(_ code: Code, underlying: (any Error)? = nil, rollback: (any Error)? = nil) {
+        self.code = code
+        self.underlying = underlying.map { String(describing: $0) }
+        self.rollback = rollback.map { String(describing: $0) }
+    }
+
+    public var description: String {
+        var text = "UndoError(\(code))"
+        if let underlying { text += ": \(underlying)" }
+        if let rollback { text += "; reverting failed: \(rollback)" }
+        return text
+    }
+}

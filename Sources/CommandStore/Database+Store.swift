@@ -1,0 +1,243 @@
+internal import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Database {
+    /// Opens (or creates) a CommandStore database: checks the file is one, refuses newer ones, and
+    /// runs the missing migrations of the store and of your schemas in one transaction.
+    ///
+    /// Before anything is written, the file is read through a separate read-only, lock-free
+    /// connection that creates no `-wal` or `-shm` file. A file that fails any check is left
+    /// byte-for-byte as it was, and the error names it:
+    ///
+    /// - an empty file, or one that is not SQLite: ``StoreError/Code/notADatabase``;
+    /// - a truncated or malformed SQLite file: ``StoreError/Code/corruptDatabase``;
+    /// - an SQLite database without CommandStore's application ID and version table:
+    ///   ``StoreError/Code/foreignDatabase``;
+    /// - a schema recorded at a higher version than its last migration here:
+    ///   ``StoreError/Code/newerSchema``.
+    ///
+    /// A new file is built under a temporary name next to `path` (mode 0600, missing folders 0700),
+    /// fully migrated, then linked into place, so a crash never leaves a half-created store.
+    ///
+    /// ```swift
+    /// var configuration = Database.Configuration()
+    /// configuration.createIfMissing = true
+    /// let db = try Database.openStore(path: path, schemas: [albumsSchema], configuration: configuration)
+    /// ```
+    ///
+    /// Corruption in pages that opening does not read is reported later, as a ``DatabaseError`` with
+    /// code `corrupt` naming the file, by the statement that reads them; ``checkIntegrity()`` reads all.
+    ///
+    /// - Parameters:
+    ///   - path: The file, or `:memory:` for a private in-memory store.
+    ///   - schemas: Your schemas, migrated in this order after the store's own.
+    ///   - configuration: How to open the connection.
+    /// - Returns: An open connection to the migrated store.
+    /// - Throws: ``StoreError`` for the cases above, ``DatabaseError`` for SQLite failures, or what a
+    ///   migration throws (after rolling the whole upgrade back).
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/uri.html> (`immutable`),
+    /// <https://www.sqlite.org/pragma.html#pragma_application_id>
+    public static func openStore(
+        path: String,
+        schemas: [Schema] = [],
+        configuration: Configuration = Configuration()
+    ) throws -> Database {
+        let schemas = [StoreSchema.schema] + schemas
+        try validate(schemas)
+        if path == ":memory:" {
+            let db = try Database(path: path, configuration: configuration)
+            try StoreSchema.bootstrap(db)
+            try StoreSchema.migrate(db, schemas: schemas)
+            return db
+        }
+        if !FileSystem.exists(path) {
+            guard configuration.createIfMissing else {
+                throw DatabaseError(resultCode: .cantOpen, message: "cannot open \(path): no such file", path: path)
+            }
+            try createStore(at: path, schemas: schemas, configuration: configuration)
+        }
+        try inspect(path: path, schemas: schemas)
+        var existing = configuration
+        existing.createIfMissing = false
+        let db = try Database(path: path, configuration: existing)
+        do {
+            // The lock-free look ignored the WAL: check again what the log may have changed.
+            try checkVersions(StoreSchema.versions(db), schemas: schemas, path: path)
+            try StoreSchema.migrate(db, schemas: schemas)
+        } catch {
+            db.close()
+            throw error
+        }
+        return db
+    }
+
+    /// Reads every page and reports the first problem SQLite finds.
+    ///
+    /// - Complexity: O(size of the database): for a maintenance command, not for every open.
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/corruptDatabase`` naming the file and
+    ///   SQLite's findings, or a ``DatabaseError``.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_integrity_check>
+    public func checkIntegrity() throws {
+        let findings: [String]
+        do {
+            findings = try fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0) }
+        } catch let error as DatabaseError where error.resultCode.primaryResultCode == .corrupt {
+            throw StoreError(.corruptDatabase, "\(path) is damaged: \(error.message)", path: path, databaseError: error)
+        }
+        guard findings != ["ok"] else { return }
+        throw StoreError(
+            .corruptDatabase,
+            "\(path) is damaged: \(findings.prefix(5).joined(separator: "; "))",
+            path: path
+        )
+    }
+
+    /// The version recorded for a schema in this store, or `nil` if it was never migrated here.
+    ///
+    /// - Parameter identifier: The schema's identifier.
+    /// - Throws: ``DatabaseError``.
+    public func schemaVersion(of identifier: String) throws -> Int? {
+        try fetchOne("SELECT version FROM \(StoreSchema.versionTable) WHERE identifier = ?", [identifier])?
+            .decode(Int.self, at: 0)
+    }
+
+    private static func validate(_ schemas: [Schema]) throws(StoreError) {
+        var seen: Set<String> = []
+        for (offset, schema) in schemas.enumerated() {
+            if offset > 0, schema.identifier == StoreSchema.schema.identifier {
+                throw StoreError(.invalidSchema, "schema identifier \(schema.identifier) is reserved for the store's own tables")
+            }
+            guard seen.insert(schema.identifier).inserted else {
+                throw StoreError(.invalidSchema, "schema \(schema.identifier) is given twice")
+            }
+            try schema.validate()
+        }
+    }
+
+    private static func checkVersions(_ recorded: [String: Int], schemas: [Schema], path: String) throws(StoreError) {
+        for schema in schemas {
+            if let version = recorded[schema.identifier], version > schema.version {
+                throw StoreError(
+                    .newerSchema,
+                    "\(path) was written by a newer program: its \(schema.identifier) schema is at version "
+                        + "\(version), this program knows versions up to \(schema.version); the file was not changed",
+                    path: path
+                )
+            }
+        }
+    }
+
+    /// Looks at an existing file without writing anything, and throws if it is not a store we can open.
+    private static func inspect(path: String, schemas: [Schema]) throws {
+        guard let size = FileSystem.size(of: path) else {
+            throw FileSystem.systemError("cannot open \(path)", path: path)
+        }
+        guard size > 0 else {
+            throw StoreError(.notADatabase, "\(path) is empty: it is not a CommandStore database; the file was not changed", path: path)
+        }
+        // `immutable=1`: no locks, no -wal/-shm, no journal recovery, nothing written.
+        let uri = "file:" + percentEncoded(path) + "?immutable=1"
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let connection: Connection
+        connection = try classifying(path) { try openConnection(path: uri, flags: flags, reportedPath: path) }
+        let db = Database(inspecting: connection, path: path)
+        defer { db.close() }
+        // Reading the schema reads page 1 and the schema table: a non-database or damaged header fails here.
+        let hasVersionTable = try classifying(path) {
+            try db.fetchOne(
+                "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?",
+                [StoreSchema.versionTable]
+            )?.decode(Int.self, at: 0) == 1
+        }
+        let applicationID = try classifying(path) {
+            try db.fetchOne("PRAGMA application_id")?.decode(Int.self, at: 0) ?? 0
+        }
+        guard applicationID == Int(StoreSchema.applicationID), hasVersionTable else {
+            let reason = applicationID == Int(StoreSchema.applicationID)
+                ? "it has CommandStore's application ID but no \(StoreSchema.versionTable) table"
+                : "its application ID is \(applicationID), not CommandStore's \(StoreSchema.applicationID)"
+            throw StoreError(
+                .foreignDatabase,
+                "\(path) is an SQLite database that CommandStore did not create (\(reason)); the file was not changed",
+                path: path
+            )
+        }
+        let recorded = try classifying(path) { try StoreSchema.versions(db) }
+        try checkVersions(recorded, schemas: schemas, path: path)
+    }
+
+    /// Runs `body`, turning a bad-file ``DatabaseError`` into a ``StoreError``.
+    private static func classifying<Value>(_ path: String, _ body: () throws -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch let error as DatabaseError {
+            throw classify(error, path: path)
+        }
+    }
+
+    /// Turns SQLite's verdict on a bad file into a store error that names it.
+    private static func classify(_ error: DatabaseError, path: String) -> any Error {
+        switch error.resultCode.primaryResultCode {
+        case .notADatabase:
+            return StoreError(
+                .notADatabase,
+                "\(path) is not an SQLite database (so not a CommandStore database); the file was not changed",
+                path: path,
+                databaseError: error
+            )
+        case .corrupt:
+            return StoreError(
+                .corruptDatabase,
+                "\(path) is a damaged SQLite database (truncated or malformed); the file was not changed",
+                path: path,
+                databaseError: error
+            )
+        default:
+            return error
+        }
+    }
+
+    /// Builds a new store under a temporary name, then links it into place.
+    private static func createStore(at path: String, schemas: [Schema], configuration: Configuration) throws {
+        try FileSystem.createParentDirectories(of: path)
+        let temporary = FileSystem.temporarySibling(of: path)
+        defer {
+            for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
+        }
+        do {
+            var building = configuration
+            building.createIfMissing = true
+            let db = try Database(path: temporary, configuration: building)
+            try StoreSchema.bootstrap(db)
+            try StoreSchema.migrate(db, schemas: schemas)
+            // Closing the only connection checkpoints the WAL into the file.
+            db.close()
+        }
+        if link(temporary, path) != 0 && errno != EEXIST {
+            throw FileSystem.systemError("cannot create \(path)", path: path)
+        }
+        // EEXIST: another process created the store first; we open theirs.
+    }
+
+    private static func percentEncoded(_ path: String) -> String {
+        var encoded = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+                UInt8(ascii: "."), UInt8(ascii: "~"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = String(byte, radix: 16, uppercase: true)
+                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
+            }
+        }
+        return encoded
+    }
+}

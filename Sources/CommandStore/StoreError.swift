@@ -1,0 +1,82 @@
+/// An error about a CommandStore file or history: a stable ``code``, a message naming the file.
+///
+/// SQLite's own failures are ``DatabaseError``s; a `StoreError` is raised when the file or its
+/// contents are not what a CommandStore database must be. Match the code to react:
+///
+/// ```swift
+/// do {
+///     let db = try Database.openStore(path: path, schemas: [albumsSchema])
+/// } catch StoreError.Code.newerSchema {
+///     print("This library was written by a newer version of the app.")
+/// }
+/// ```
+public struct StoreError: Error, Sendable, Hashable {
+    /// What kind of problem it is. New codes may be added; match the ones you handle.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name.
+        public var rawValue: String
+
+        /// Wraps a code name.
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+        }
+
+        /// The code's stable name.
+        public var description: String { rawValue }
+
+        /// Matches a ``StoreError`` carrying this code.
+        public static func ~= (pattern: Code, error: any Error) -> Bool {
+            (error as? StoreError)?.code == pattern
+        }
+
+        /// The file is not an SQLite database at all (or is empty).
+        public static let notADatabase = Code(rawValue: "notADatabase")
+        /// The file is an SQLite database, but damaged: truncated or with malformed pages.
+        public static let corruptDatabase = Code(rawValue: "corruptDatabase")
+        /// The file is a valid SQLite database that CommandStore did not create.
+        public static let foreignDatabase = Code(rawValue: "foreignDatabase")
+        /// The file was written by a newer schema version than this program knows.
+        public static let newerSchema = Code(rawValue: "newerSchema")
+        /// The schemas given to open the store are malformed (duplicate names, gaps in versions).
+        public static let invalidSchema = Code(rawValue: "invalidSchema")
+        /// A stored command has a kind no registration in the ``CommandRegistry`` knows.
+        public static let unknownCommandKind = Code(rawValue: "unknownCommandKind")
+        /// A stored command has a version its type cannot decode (newer, or an old one without upgrade).
+        public static let unsupportedCommandVersion = Code(rawValue: "unsupportedCommandVersion")
+        /// A stored command could not be decoded or encoded (its data does not match its type).
+        public static let invalidCommandData = Code(rawValue: "invalidCommandData")
+        /// An operation that needs no open macro was called while one is open, or the reverse.
+        public static let macroState = Code(rawValue: "macroState")
+    }
+
+    /// What kind of problem it is.
+    public var code: Code
+    /// A message for people, naming the file when there is one.
+    public var message: String
+    /// The file involved, when there is one.
+    public var path: String?
+    /// The SQLite error behind this one, when there is one.
+    public var databaseError: DatabaseError?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: The problem.
+    ///   - message: A message for people.
+    ///   - path: The file involved.
+    ///   - databaseError: The SQLite error behind it.
+    public init(_ code: Code, _ message: String, path: String? = nil, databaseError: DatabaseError? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.databaseError = databaseError
+    }
+}
+
+extension StoreError: CustomStringConvertible {
+    /// The message, followed by the SQLite error behind it when there is one.
+    public var description: String {
+        guard let databaseError else { return message }
+        return "\(message) (\(databaseError))"
+    }
+}

@@ -1,0 +1,68 @@
+/// The store's own tables, and how a file proves it is a CommandStore database.
+enum StoreSchema {
+    /// `PRAGMA application_id` of every CommandStore file: "CmdK" in ASCII.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_application_id>
+    static let applicationID: Int32 = 0x436D_644B
+
+    /// The table recording each schema's version.
+    static let versionTable = "commandstore_schema"
+
+    /// The store's own schema: the durable history's tables.
+    static let schema = Schema(identifier: "commandstore", migrations: [
+        Migration(version: 1, name: "durable history", sql: """
+            CREATE TABLE commandstore_history (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                base INTEGER NOT NULL,
+                count INTEGER NOT NULL,
+                current_index INTEGER NOT NULL,
+                clean_index INTEGER,
+                undo_limit INTEGER NOT NULL
+            );
+            INSERT INTO commandstore_history (id, base, count, current_index, clean_index, undo_limit)
+                VALUES (1, 0, 0, 0, 0, 0);
+            CREATE TABLE commandstore_history_entry (
+                sequence INTEGER PRIMARY KEY,
+                kind TEXT,
+                version INTEGER NOT NULL,
+                text TEXT NOT NULL,
+                payload BLOB NOT NULL
+            )
+            """),
+    ])
+
+    /// Writes the identity of a new store: application ID and the version table.
+    static func bootstrap(_ db: Database) throws {
+        try db.execute("PRAGMA application_id = \(applicationID)")
+        try db.execute("CREATE TABLE \(versionTable) (identifier TEXT PRIMARY KEY, version INTEGER NOT NULL)")
+    }
+
+    /// The recorded version of each schema.
+    static func versions(_ db: Database) throws -> [String: Int] {
+        var versions: [String: Int] = [:]
+        for row in try db.fetchAll("SELECT identifier, version FROM \(versionTable)") {
+            versions[try row.decode(String.self, at: 0)] = try row.decode(Int.self, at: 1)
+        }
+        return versions
+    }
+
+    /// Runs every missing migration of every schema, in one transaction.
+    static func migrate(_ db: Database, schemas: [Schema]) throws {
+        try db.inTransaction {
+            let recorded = try versions(db)
+            for schema in schemas {
+                let current = recorded[schema.identifier] ?? 0
+                for migration in schema.migrations where migration.version > current {
+                    try migration.body(db)
+                }
+                if schema.version > current {
+                    try db.execute(
+                        "INSERT OR REPLACE INTO \(versionTable) (identifier, version) VALUES (?, ?)",
+                        [schema.identifier, schema.version]
+                    )
+                }
+            }
+            return .commit
+        }
+    }
+}
