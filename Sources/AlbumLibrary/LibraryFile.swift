@@ -42,13 +42,20 @@ public enum LibraryFile: Sendable {
         return home + "/.local/share/albums/library.sqlite"
     }
 
+    /// The library's own tables, versioned: each migration runs once, in the transaction that
+    /// opens the file, after CommandStore's own tables.
+    public static let albumsSchema = Schema(
+        identifier: "albums",
+        migrations: [Migration(version: 1, name: "albums and app state", sql: schema)]
+    )
+
     /// Opens the library at `path`, creating it (folder 0700, file 0600) when absent.
     ///
     /// - Parameter path: The library file.
-    /// - Returns: An open connection whose schema includes the album tables.
+    /// - Returns: An open connection whose schema includes the album tables and the history's.
     /// - Throws: ``LibraryError/Code/notALibrary`` when the file exists but is not an albums
-    ///   library (nothing is written to it), or ``LibraryError/Code/storage`` when it cannot be
-    ///   created or opened.
+    ///   library (nothing is written to it), ``LibraryError/Code/newerLibrary`` when a newer
+    ///   albums wrote it, or ``LibraryError/Code/storage`` when it cannot be created or opened.
     public static func open(path: String) throws -> Database {
         try checkIsLibraryOrAbsent(path)
         var configuration = Database.Configuration()
@@ -56,25 +63,24 @@ public enum LibraryFile: Sendable {
         // NORMAL in WAL mode: a commit survives a killed process; a power cut may lose the
         // last commits but never leaves the library inconsistent.
         configuration.synchronous = .normal
-        let database: Database
         do {
-            database = try Database(path: path, configuration: configuration)
-        } catch {
+            return try Database.openStore(path: path, schemas: [albumsSchema], configuration: configuration)
+        } catch let error as StoreError {
+            switch error.code {
+            case .notADatabase, .corruptDatabase, .foreignDatabase:
+                throw LibraryError(.notALibrary, "\(path) is not an albums library (\(error.message))")
+            case .newerSchema:
+                throw LibraryError(.newerLibrary, "\(path) was written by a newer version of albums (\(error.message))")
+            default:
+                throw LibraryError(.storage, "cannot open the library \(path): \(error.message)")
+            }
+        } catch let error as DatabaseError {
             throw LibraryError(.storage, "cannot open the library \(path): \(error.message)")
         }
-        do {
-            try database.inTransaction {
-                try database.execute(schema)
-                return .commit
-            }
-        } catch {
-            throw LibraryError(.storage, "cannot prepare the library \(path): \(error)")
-        }
-        return database
     }
 
-    /// Throws unless `path` is absent, empty, or an SQLite file that is an albums library
-    /// (or has no tables yet). Reads only: a foreign file is never modified.
+    /// Throws unless `path` is absent or an SQLite file (whose identity the store then checks).
+    /// Reads only: a foreign file is never modified.
     static func checkIsLibraryOrAbsent(_ path: String) throws {
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
@@ -85,28 +91,11 @@ public enum LibraryFile: Sendable {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw LibraryError(.storage, "cannot read the library \(path): permission denied")
         }
-        let header = (try? handle.read(upToCount: 100)) ?? Data()
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
         try? handle.close()
-        if header.isEmpty { return }
-        guard header.count == 100, header.prefix(16) == Data("SQLite format 3\0".utf8) else {
+        guard header == Data("SQLite format 3\0".utf8) else {
             throw LibraryError(.notALibrary, "\(path) is not an albums library (not an SQLite database)")
         }
-        // Look inside read-only: no WAL switch, no write.
-        var configuration = Database.Configuration()
-        configuration.isReadOnly = true
-        let tables: Set<String>
-        do {
-            let database = try Database(path: path, configuration: configuration)
-            defer { database.close() }
-            tables = Set(
-                try database.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table'").map { row throws(DatabaseError) in
-                    try row.decode(String.self, at: 0)
-                }
-            )
-        } catch {
-            throw LibraryError(.notALibrary, "\(path) is not an albums library (\(error.message))")
-        }
-        if tables.isEmpty || tables.isSuperset(of: ["album", "app_state"]) { return }
-        throw LibraryError(.notALibrary, "\(path) is an SQLite database but not an albums library")
+        // SQLite files: the store checks its application id and schema table without writing.
     }
 }
