@@ -1,1 +1,0 @@
-// CommandKit: module placeholder, replaced as the module's issue lands.
