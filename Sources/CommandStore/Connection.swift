@@ -27,7 +27,7 @@ final class Connection {
     }
 
     /// The handle, or a misuse error naming the statement when the connection is closed.
-    func openHandle(sql: String?) throws(DatabaseError) -> OpaquePointer {
+    func openHandle(sql: String?) throws -> OpaquePointer {
         guard let handle else {
             throw DatabaseError(resultCode: .misuse, message: "the database connection is closed", sql: sql, path: path)
         }
@@ -41,7 +41,7 @@ final class Connection {
     }
 
     /// Throws the current error unless `code` is `SQLITE_OK`.
-    func check(_ code: Int32, sql: String?) throws(DatabaseError) {
+    func check(_ code: Int32, sql: String?) throws {
         guard code == SQLITE_OK else { throw error(code, sql: sql) }
     }
 }

@@ -107,7 +107,7 @@ extension Database {
             .decode(Int.self, at: 0)
     }
 
-    private static func validate(_ schemas: [Schema]) throws(StoreError) {
+    private static func validate(_ schemas: [Schema]) throws {
         var seen: Set<String> = []
         for (offset, schema) in schemas.enumerated() {
             if offset > 0, schema.identifier == StoreSchema.schema.identifier {
@@ -120,7 +120,7 @@ extension Database {
         }
     }
 
-    private static func checkVersions(_ recorded: [String: Int], schemas: [Schema], path: String) throws(StoreError) {
+    private static func checkVersions(_ recorded: [String: Int], schemas: [Schema], path: String) throws {
         for schema in schemas {
             if let version = recorded[schema.identifier], version > schema.version {
                 throw StoreError(

@@ -59,7 +59,7 @@ public final class Database {
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/open.html>,
     /// <https://www.sqlite.org/wal.html>
-    public init(path: String, configuration: Configuration = Configuration()) throws(DatabaseError) {
+    public init(path: String, configuration: Configuration = Configuration()) throws {
         self.path = path
         self.configuration = configuration
         let isInMemory = path == ":memory:"
@@ -92,7 +92,7 @@ public final class Database {
     /// - Parameter configuration: How to open it; ``Configuration/createIfMissing`` is ignored.
     /// - Returns: A new connection to a new database that disappears when the connection closes.
     /// - Throws: ``DatabaseError`` if SQLite cannot allocate it.
-    public static func inMemory(configuration: Configuration = Configuration()) throws(DatabaseError) -> Database {
+    public static func inMemory(configuration: Configuration = Configuration()) throws -> Database {
         try Database(path: ":memory:", configuration: configuration)
     }
 
@@ -102,7 +102,7 @@ public final class Database {
     }
 
     /// Opens a handle, closing it again when the open fails (SQLite allocates one even then).
-    static func openConnection(path: String, flags: Int32, reportedPath: String?) throws(DatabaseError) -> Connection {
+    static func openConnection(path: String, flags: Int32, reportedPath: String?) throws -> Connection {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
@@ -119,7 +119,7 @@ public final class Database {
         return Connection(handle: handle, path: reportedPath)
     }
 
-    private func setUp() throws(DatabaseError) {
+    private func setUp() throws {
         let handle = try connection.openHandle(sql: nil)
         let milliseconds = configuration.busyTimeout.components.seconds * 1000
             + configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000
@@ -161,7 +161,7 @@ public final class Database {
     /// - Throws: ``DatabaseError`` on a syntax error, or `misuse` when `sql` holds more than one statement.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/prepare.html>
-    public func prepare(_ sql: String) throws(DatabaseError) -> Statement {
+    public func prepare(_ sql: String) throws -> Statement {
         try Statement(connection: connection, sql: sql, persistent: false)
     }
 
@@ -174,7 +174,7 @@ public final class Database {
     /// - Returns: The cached statement, reset and with its bindings cleared.
     /// - Throws: ``DatabaseError`` as ``prepare(_:)``.
     /// - Complexity: O(1) after the first call for a given `sql`.
-    public func cachedStatement(_ sql: String) throws(DatabaseError) -> Statement {
+    public func cachedStatement(_ sql: String) throws -> Statement {
         if let statement = statementCache[sql] {
             try statement.reset()
             return statement
@@ -193,7 +193,7 @@ public final class Database {
     ///   - sql: The SQL.
     ///   - arguments: Values for the placeholders, in order.
     /// - Throws: ``DatabaseError`` from SQLite, or `range` when the argument count does not match.
-    public func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) {
+    public func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws {
         if !arguments.isEmpty {
             try cachedStatement(sql).execute(arguments)
             return
@@ -235,7 +235,7 @@ public final class Database {
     /// - Returns: Every row, in SQLite's order.
     /// - Throws: ``DatabaseError``.
     /// - Complexity: O(rows × columns).
-    public func fetchAll(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> [Row] {
+    public func fetchAll(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws -> [Row] {
         try cachedStatement(sql).fetchAll(arguments)
     }
 
@@ -246,7 +246,7 @@ public final class Database {
     ///   - arguments: Values for its placeholders.
     /// - Returns: The first row, or `nil` when the query returns none.
     /// - Throws: ``DatabaseError``.
-    public func fetchOne(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> Row? {
+    public func fetchOne(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws -> Row? {
         try cachedStatement(sql).fetchOne(arguments)
     }
 

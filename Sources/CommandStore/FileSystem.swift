@@ -9,7 +9,7 @@ enum FileSystem {
     /// Creates the missing folders of `path` (mode 0700) and the file itself (mode 0600), empty.
     ///
     /// An existing file is left alone, whatever its mode.
-    static func createFileIfMissing(at path: String) throws(DatabaseError) {
+    static func createFileIfMissing(at path: String) throws {
         try createParentDirectories(of: path)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
@@ -20,7 +20,7 @@ enum FileSystem {
     }
 
     /// Creates each missing folder on the way to `path`'s parent with mode 0700.
-    static func createParentDirectories(of path: String) throws(DatabaseError) {
+    static func createParentDirectories(of path: String) throws {
         var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         components.removeLast()
         var current = ""

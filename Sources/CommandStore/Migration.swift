@@ -70,7 +70,7 @@ public struct Schema: Sendable {
     }
 
     /// Throws unless the migrations are numbered 1, 2, 3... without gaps.
-    func validate() throws(StoreError) {
+    func validate() throws {
         for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
             throw StoreError(
                 .invalidSchema,

@@ -56,7 +56,7 @@ public struct Row: Sendable, Hashable {
     /// - Returns: The converted value.
     /// - Throws: ``DatabaseError`` with code `range` for a bad index, `mismatch` when the stored value
     ///   does not convert (NULL into a non-optional, text into a number).
-    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, at index: Int) throws(DatabaseError)
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, at index: Int) throws
         -> Value
     {
         guard values.indices.contains(index) else {
@@ -80,7 +80,7 @@ public struct Row: Sendable, Hashable {
     /// - Returns: The converted value.
     /// - Throws: ``DatabaseError`` with code `range` for an unknown column, `mismatch` when the value
     ///   does not convert.
-    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, column: String) throws(DatabaseError)
+    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, column: String) throws
         -> Value
     {
         guard let index = index(ofColumn: column) else {

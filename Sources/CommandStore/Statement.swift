@@ -27,7 +27,7 @@ public final class Statement {
     private let connection: Connection
     private var handle: OpaquePointer?
 
-    init(connection: Connection, sql: String, persistent: Bool) throws(DatabaseError) {
+    init(connection: Connection, sql: String, persistent: Bool) throws {
         let database = try connection.openHandle(sql: sql)
         var handle: OpaquePointer?
         var remainder = ""
@@ -74,7 +74,7 @@ public final class Statement {
         handle = nil
     }
 
-    private func liveHandle() throws(DatabaseError) -> OpaquePointer {
+    private func liveHandle() throws -> OpaquePointer {
         _ = try connection.openHandle(sql: sql)
         guard let handle else {
             throw DatabaseError(resultCode: .misuse, message: "the statement is finalized", sql: sql, path: connection.path)
@@ -85,7 +85,7 @@ public final class Statement {
     /// Resets the statement so it can run again, and clears its bindings.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/reset.html>
-    public func reset() throws(DatabaseError) {
+    public func reset() throws {
         let handle = try liveHandle()
         // The code sqlite3_reset returns repeats the last step's error, already reported.
         sqlite3_reset(handle)
@@ -96,7 +96,7 @@ public final class Statement {
     ///
     /// - Parameter arguments: Exactly ``parameterCount`` values.
     /// - Throws: ``DatabaseError`` with code `range` when the count is wrong, or SQLite's error.
-    public func bind(_ arguments: [any DatabaseValueConvertible]) throws(DatabaseError) {
+    public func bind(_ arguments: [any DatabaseValueConvertible]) throws {
         let handle = try liveHandle()
         guard arguments.count == parameterCount else {
             throw DatabaseError(
@@ -112,7 +112,7 @@ public final class Statement {
         }
     }
 
-    private func bind(_ value: DatabaseValue, at index: Int32, handle: OpaquePointer) throws(DatabaseError) {
+    private func bind(_ value: DatabaseValue, at index: Int32, handle: OpaquePointer) throws {
         let code: Int32
         switch value {
         case .null:
@@ -146,7 +146,7 @@ public final class Statement {
     ///
     /// - Parameter arguments: Values for the placeholders, in order.
     /// - Throws: ``DatabaseError``.
-    public func execute(_ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) {
+    public func execute(_ arguments: [any DatabaseValueConvertible] = []) throws {
         try bind(arguments)
         let handle = try liveHandle()
         defer { sqlite3_reset(handle) }
@@ -180,7 +180,7 @@ public final class Statement {
     /// - Parameter arguments: Values for the placeholders, in order.
     /// - Returns: The rows, in SQLite's order.
     /// - Throws: ``DatabaseError``.
-    public func fetchAll(_ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> [Row] {
+    public func fetchAll(_ arguments: [any DatabaseValueConvertible] = []) throws -> [Row] {
         try bind(arguments)
         let handle = try liveHandle()
         defer { sqlite3_reset(handle) }
@@ -198,7 +198,7 @@ public final class Statement {
     /// - Parameter arguments: Values for the placeholders, in order.
     /// - Returns: The first row, or `nil`.
     /// - Throws: ``DatabaseError``.
-    public func fetchOne(_ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> Row? {
+    public func fetchOne(_ arguments: [any DatabaseValueConvertible] = []) throws -> Row? {
         try bind(arguments)
         let handle = try liveHandle()
         defer { sqlite3_reset(handle) }

@@ -26,6 +26,9 @@ enum StoreSchema {
                 kind TEXT,
                 version INTEGER NOT NULL,
                 text TEXT NOT NULL,
+                action_text TEXT NOT NULL,
+                merge_id INTEGER,
+                significant INTEGER NOT NULL,
                 payload BLOB NOT NULL
             )
             """),
@@ -63,6 +66,22 @@ enum StoreSchema {
                 }
             }
             return .commit
+        }
+    }
+
+    /// Prepares the header query, explaining a missing table (a database not opened as a store).
+    static func prepareHeaderQuery(_ database: Database) throws -> Statement {
+        do {
+            return try database.prepare(
+                "SELECT base, count, current_index, clean_index, undo_limit FROM commandstore_history WHERE id = 1"
+            )
+        } catch let error as DatabaseError where error.message.contains("no such table") {
+            throw StoreError(
+                .foreignDatabase,
+                "\(database.path) has no durable history tables: open it with Database.openStore(path:schemas:configuration:)",
+                path: database.path,
+                databaseError: error
+            )
         }
     }
 }

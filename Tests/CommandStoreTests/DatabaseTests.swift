@@ -34,7 +34,7 @@ import Testing
         do {
             _ = try row.decode(Double.self, column: "score")
             Issue.record("NULL decoded as a non-optional Double")
-        } catch {
+        } catch let error as DatabaseError {
             #expect(error.resultCode == .mismatch)
         }
         #expect(throws: DatabaseError.self) { try row.decode(Int.self, at: 9) }
@@ -48,7 +48,7 @@ import Testing
         do {
             try db.execute(sql, ["x"])
             Issue.record("duplicate insert succeeded")
-        } catch {
+        } catch let error as DatabaseError {
             #expect(error.resultCode == .constraintUnique)
             #expect(error.resultCode.primaryResultCode == .constraint)
             #expect(DatabaseError.ResultCode.constraint ~= error)
@@ -84,7 +84,7 @@ import Testing
         do {
             try db.execute("CREATE TABLE ok (x); CREATE TABLOID broken (y)")
             Issue.record("syntax error accepted")
-        } catch {
+        } catch let error as DatabaseError {
             #expect(error.resultCode == .error)
             #expect(error.sql == "CREATE TABLOID broken (y)")
         }

@@ -1,0 +1,361 @@
+public import CommandKit
+
+/// An undo history stored in SQLite with the receiver's data: each step commits atomically, and
+/// the whole undo/redo state survives the process.
+///
+/// `DurableHistory` runs CommandKit's history engine (the same rules as `UndoStack`: redo-tail
+/// truncation, merging, macros, clean state, undo limit, significance) over an SQLite storage. Each
+/// ``push(_:)``, ``undo()``, ``redo()``, ``setIndex(_:)``, and each outermost macro from
+/// ``beginMacro(_:)`` to ``endMacro()``, is one transaction holding both the receiver's writes and
+/// the history's. A crash at any instant keeps every completed call and loses the interrupted one
+/// entirely. Reopening restores the index, the clean state and every entry; entries are decoded on
+/// demand, so opening a history of a million entries costs what opening one of ten costs.
+///
+/// ```swift
+/// let db = try Database.openStore(path: path, schemas: [Library.schema], configuration: configuration)
+/// let library = Library(database: db)
+/// var registry = CommandRegistry<Library>()
+/// registry.register(DeleteAlbum.self)
+/// let history = try DurableHistory(database: db, receiver: library, registry: registry)
+///
+/// try history.push(DeleteAlbum(albumID: 7))   // deletes and records, in one transaction
+/// history.undoText                            // "Delete Album"
+/// try history.undo()                          // the album is back, in this process or the next
+/// ```
+///
+/// The receiver must keep its state in the database (or re-read it): when a call fails, its
+/// transaction rolls back the receiver's writes with the history's, and in-memory copies the
+/// receiver made during the call would then be stale.
+///
+/// A `DurableHistory` is not `Sendable`: it lives in the isolation domain of its ``Database``.
+public final class DurableHistory<Receiver> {
+    /// The connection the history and its receiver write through.
+    public let database: Database
+    /// What the commands run against.
+    public var receiver: Receiver { storage.receiver }
+    /// The command types the history can decode.
+    public var registry: CommandRegistry<Receiver> { storage.registry }
+
+    private var engine: HistoryEngine<SQLiteHistoryStorage<Receiver>>
+    private var storage: SQLiteHistoryStorage<Receiver> { engine.storage }
+    private var cachedState: UndoState
+
+    /// What is in progress: the transaction of an open outermost macro, or a call running now.
+    private enum Activity {
+        case idle
+        case running
+        case macro(MacroScope)
+        case runningInMacro(MacroScope)
+    }
+
+    /// How an outermost macro holds its changes until it ends.
+    private enum MacroScope {
+        /// A transaction of its own.
+        case transaction
+        /// A savepoint inside the caller's transaction.
+        case savepoint
+    }
+
+    private var activity = Activity.idle
+
+    private static var macroSavepoint: String { "commandstore_macro" }
+
+    /// Opens the history stored in `database`.
+    ///
+    /// Reads the header row and decodes at most the entries next to the index (for the Undo/Redo
+    /// texts), whatever the history's length.
+    ///
+    /// - Parameters:
+    ///   - database: A connection opened with ``Database/openStore(path:schemas:configuration:)``.
+    ///   - receiver: What the commands run against.
+    ///   - registry: The command types stored in this history.
+    /// - Throws: ``StoreError`` when the database has no history tables, or when an entry next to
+    ///   the index has an unknown kind or does not decode; ``DatabaseError`` from SQLite.
+    /// - Complexity: O(1) in the number of entries.
+    public init(database: Database, receiver: Receiver, registry: CommandRegistry<Receiver>) throws {
+        self.database = database
+        let storage = try SQLiteHistoryStorage(database: database, registry: registry, receiver: receiver)
+        engine = HistoryEngine(storage: storage, undoLimit: storage.undoLimit)
+        cachedState = try engine.state()
+    }
+
+    deinit {
+        // An outermost macro still open: its changes were never committed; drop them.
+        switch activity {
+        case .macro(let scope), .runningInMacro(let scope):
+            try? rollback(scope)
+        case .idle, .running:
+            break
+        }
+    }
+
+    // MARK: - State
+
+    /// The index, count, clean state, texts and macro depth, as of the last call.
+    public var state: UndoState { cachedState }
+    /// Whether ``undo()`` would do something (`false` while a macro is open).
+    public var canUndo: Bool { cachedState.canUndo }
+    /// Whether ``redo()`` would do something (`false` while a macro is open).
+    public var canRedo: Bool { cachedState.canRedo }
+    /// The action text of the step the next undo reverts ("" when none).
+    public var undoText: String { cachedState.undoText }
+    /// The action text of the step the next redo applies ("" when none).
+    public var redoText: String { cachedState.redoText }
+    /// The number of entries done (`0...count`).
+    public var index: Int { cachedState.index }
+    /// The number of entries (a closed macro counts once).
+    public var count: Int { cachedState.count }
+    /// The index marked clean, or `nil` when it can no longer be reached.
+    public var cleanIndex: Int? { cachedState.cleanIndex }
+    /// Whether the history is at its clean index (and no macro is open).
+    public var isClean: Bool { cachedState.isClean }
+    /// How many macros are open.
+    public var macroDepth: Int { cachedState.macroDepth }
+    /// The maximum number of entries kept (0: no limit); stored with the history.
+    public var undoLimit: Int { engine.undoLimit }
+
+    /// The text of the entry at a position, decoding that one entry.
+    ///
+    /// - Parameter position: A position in `0..<count`.
+    /// - Returns: The entry's ``PersistentCommand/text``, or the macro's text.
+    /// - Throws: ``StoreError`` when the entry's kind is unknown or it does not decode.
+    /// - Precondition: `position` is in `0..<count`.
+    public func text(at position: Int) throws -> String {
+        try engine.entry(at: position).text
+    }
+
+    /// Decodes every entry, and throws the first problem: an unknown kind, a version this program
+    /// cannot read, data that does not decode.
+    ///
+    /// Opening a history decodes nothing, and an entry that cannot be decoded is reported by the
+    /// undo or redo that reaches it. Call this to find such entries up front (after an upgrade,
+    /// in a maintenance command).
+    /// - Throws: The first ``StoreError`` found, naming the file and the entry.
+    /// - Complexity: O(count): every entry is read and decoded.
+    public func verifyEntries() throws {
+        for position in 0..<count {
+            var entry = try engine.entry(at: position)
+            try entry.decode()
+        }
+    }
+
+    // MARK: - Operations
+
+    /// Runs the command against the receiver and records it, in one transaction.
+    ///
+    /// The engine's rules apply: the redo tail is dropped, the command may merge into the entry
+    /// below, the oldest entries beyond ``undoLimit`` are deleted. Inside a macro the command becomes
+    /// one of its children (a failing child is rolled back alone, and the macro goes on).
+    ///
+    /// - Parameter command: The command; it must be registered in ``registry`` to be read back.
+    /// - Throws: What the command throws, or a ``DatabaseError``; either way nothing is recorded and
+    ///   the receiver's writes are rolled back.
+    /// - Complexity: O(1) database statements, plus the size of a dropped redo tail.
+    public func push<Command: PersistentCommand>(_ command: Command) throws where Command.Receiver == Receiver {
+        let entry = DurableEntry(content: .command(command, storage.receiver))
+        try perform { engine in try engine.push(entry) }
+    }
+
+    /// Undoes one step (a significant entry and the insignificant ones after it), in one transaction.
+    ///
+    /// Does nothing at index 0 or while a macro is open.
+    /// - Throws: What a command throws, or a ``DatabaseError``; the whole step is then rolled back.
+    public func undo() throws {
+        try perform { engine in try engine.undo() }
+    }
+
+    /// Redoes one step, in one transaction. Does nothing at the top or while a macro is open.
+    ///
+    /// - Throws: What a command throws, or a ``DatabaseError``; the whole step is then rolled back.
+    public func redo() throws {
+        try perform { engine in try engine.redo() }
+    }
+
+    /// Undoes or redoes entry by entry to `index` (clamped to `0...count`), in one transaction.
+    ///
+    /// - Parameter index: The target index.
+    /// - Throws: What a command throws, or a ``DatabaseError``; the whole jump is then rolled back.
+    /// - Complexity: O(|index − current index|) entries run.
+    public func setIndex(_ index: Int) throws {
+        try perform { engine in try engine.setIndex(index) }
+    }
+
+    /// Opens a macro: the commands pushed until the matching ``endMacro()`` become one step.
+    ///
+    /// The outermost macro opens a transaction (a savepoint if you already hold one) that stays open
+    /// until its ``endMacro()``: a crash before then loses the whole macro, never part of it.
+    /// - Parameter text: The step's text.
+    /// - Throws: A ``DatabaseError`` when the transaction cannot start.
+    public func beginMacro(_ text: String) throws {
+        switch activity {
+        case .idle:
+            let scope: MacroScope = database.isInsideTransaction ? .savepoint : .transaction
+            try begin(scope)
+            activity = .running
+            do {
+                try engine.beginMacro(text: text)
+                // The redo tail is gone already: the header must say so before any child's savepoint.
+                try storage.flushHeader()
+                cachedState = try engine.state()
+                activity = .macro(scope)
+            } catch {
+                activity = .idle
+                try? rollback(scope)
+                try? storage.reload()
+                throw error
+            }
+        case .macro:
+            try engine.beginMacro(text: text)
+            cachedState = try engine.state()
+        case .running, .runningInMacro:
+            throw reentrancyError("beginMacro")
+        }
+    }
+
+    /// Closes the innermost macro; closing the outermost one records it and commits its transaction.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/macroState`` when no macro is open, or a
+    ///   ``DatabaseError`` from the commit (the whole macro is then rolled back).
+    public func endMacro() throws {
+        switch activity {
+        case .idle:
+            throw StoreError(.macroState, "endMacro() without a matching beginMacro(_:)", path: database.path)
+        case .running, .runningInMacro:
+            throw reentrancyError("endMacro")
+        case .macro(let scope):
+            guard engine.macroDepth == 1 else {
+                try engine.endMacro()
+                cachedState = try engine.state()
+                return
+            }
+            activity = .running
+            do {
+                try engine.endMacro()
+                try storage.flushHeader()
+                let state = try engine.state()
+                try commit(scope)
+                cachedState = state
+                activity = .idle
+            } catch {
+                activity = .idle
+                try? rollback(scope)
+                try? storage.reload()
+                cachedState = (try? engine.state()) ?? cachedState
+                throw error
+            }
+        }
+    }
+
+    /// Marks the current index clean ("document saved"). Ignored while a macro is open.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    public func setClean() throws {
+        try perform { engine in try engine.setClean() }
+    }
+
+    /// Forgets the clean index: no state is clean any more.
+    ///
+    /// - Throws: A ``DatabaseError``.
+    public func resetClean() throws {
+        try perform { engine in try engine.resetClean() }
+    }
+
+    /// Sets the maximum number of entries (0: no limit), deleting the oldest done entries beyond it.
+    ///
+    /// The limit is stored with the history and restored at open.
+    /// - Parameter limit: The new limit.
+    /// - Throws: A ``DatabaseError``.
+    /// - Complexity: O(k) for k deleted entries.
+    public func setUndoLimit(_ limit: Int) throws {
+        try perform { engine in
+            try engine.setUndoLimit(limit)
+            engine.storage.undoLimit = engine.undoLimit
+        }
+    }
+
+    /// Removes every entry without running them; the empty history is clean.
+    ///
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/macroState`` while a macro is open (its
+    ///   transaction must end first), or a ``DatabaseError``.
+    public func clear() throws {
+        if case .macro = activity {
+            throw StoreError(.macroState, "clear() while a macro is open: end it first", path: database.path)
+        }
+        try perform { engine in try engine.clear() }
+    }
+
+    /// Rereads the history from the database.
+    ///
+    /// Call it after rolling back a transaction of your own that enclosed history calls: the history
+    /// then forgets what those calls did.
+    /// - Throws: ``StoreError`` or ``DatabaseError`` as ``init(database:receiver:registry:)``.
+    public func reload() throws {
+        try storage.reload()
+        cachedState = try engine.state()
+    }
+
+    // MARK: - Transactions
+
+    /// Runs one engine operation in its own transaction (a savepoint inside an open macro or inside
+    /// the caller's transaction), then refreshes the state.
+    private func perform(_ operation: (inout HistoryEngine<SQLiteHistoryStorage<Receiver>>) throws -> Void) throws {
+        let macroScope: MacroScope?
+        switch activity {
+        case .idle: macroScope = nil
+        case .macro(let scope): macroScope = scope
+        case .running, .runningInMacro: throw reentrancyError("a history call")
+        }
+        activity = macroScope.map { .runningInMacro($0) } ?? .running
+        defer { activity = macroScope.map { .macro($0) } ?? .idle }
+        do {
+            // Nested in a macro's (or the caller's) transaction, this is a savepoint: a failing
+            // command is undone alone.
+            try database.inTransaction {
+                try operation(&engine)
+                try storage.flushHeader()
+                cachedState = try engine.state()
+                return .commit
+            }
+        } catch {
+            try? storage.reload()
+            cachedState = (try? engine.state()) ?? cachedState
+            throw error
+        }
+    }
+
+    private func begin(_ scope: MacroScope) throws {
+        switch scope {
+        case .transaction: try database.execute("BEGIN IMMEDIATE TRANSACTION")
+        case .savepoint: try database.execute("SAVEPOINT \(Self.macroSavepoint)")
+        }
+    }
+
+    private func commit(_ scope: MacroScope) throws {
+        switch scope {
+        case .transaction: try database.execute("COMMIT TRANSACTION")
+        case .savepoint: try database.execute("RELEASE SAVEPOINT \(Self.macroSavepoint)")
+        }
+    }
+
+    private func rollback(_ scope: MacroScope) throws {
+        guard database.isInsideTransaction else { return }
+        switch scope {
+        case .transaction:
+            try database.execute("ROLLBACK TRANSACTION")
+        case .savepoint:
+            try database.execute("ROLLBACK TO SAVEPOINT \(Self.macroSavepoint)")
+            try database.execute("RELEASE SAVEPOINT \(Self.macroSavepoint)")
+        }
+    }
+
+    private func reentrancyError(_ call: String) -> StoreError {
+        StoreError(
+            .macroState,
+            "\(call) was made from inside a running history call (a command must not call its own history)",
+            path: database.path
+        )
+    }
+}
+
+@available(*, unavailable, message: "A DurableHistory belongs to its Database's isolation domain.")
+extension DurableHistory: Sendable {}
