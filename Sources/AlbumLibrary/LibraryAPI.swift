@@ -24,6 +24,9 @@ public final class LibraryAPI {
     /// The connection the library reads and writes through.
     public let database: Database
 
+    /// Told how many albums an import has appended so far, while one runs (for a progress bar).
+    public var importProgress: ((Int) -> Void)?
+
     /// The distance between neighbouring sort keys when they are spread out.
     static let keyGap: Int64 = 1 << 20
 
@@ -277,7 +280,7 @@ public final class LibraryAPI {
         let rows = try database.fetchAll(
             "SELECT sort_key FROM album ORDER BY sort_key LIMIT 2 OFFSET ?",
             [max(0, position - 2)]
-        ).map { row throws(DatabaseError) in try row.decode(Int64.self, at: 0) }
+        ).map { row in try row.decode(Int64.self, at: 0) }
         let before: Int64?
         let after: Int64?
         if position == 1 {
@@ -301,7 +304,7 @@ public final class LibraryAPI {
 
     /// Gives every album a fresh key, `keyGap` apart, keeping the order.
     func spreadKeys() throws {
-        let keys = try database.fetchAll("SELECT rowid FROM album ORDER BY sort_key").map { row throws(DatabaseError) in
+        let keys = try database.fetchAll("SELECT rowid FROM album ORDER BY sort_key").map { row in
             try row.decode(Int64.self, at: 0)
         }
         for (offset, rowID) in keys.enumerated() {

@@ -16,15 +16,19 @@ public final class LibrarySession {
     public let path: String
     /// The albums: read through it; change them through the session.
     public let library: LibraryAPI
+    /// The durable undo history every change goes through.
+    public let history: DurableHistory<LibraryAPI>
 
     /// Creates a session over an open, migrated database.
     ///
     /// - Parameters:
     ///   - database: The library's connection.
     ///   - path: The file, for messages.
+    /// - Throws: ``StoreError`` when the history cannot be read.
     public init(database: Database, path: String) throws {
         self.path = path
         self.library = LibraryAPI(database: database)
+        self.history = try DurableHistory(database: database, receiver: library, registry: LibraryAPI.commandRegistry)
     }
 
     /// Opens (creating if needed) the library at `path`.
@@ -50,8 +54,8 @@ public final class LibrarySession {
     /// - Throws: ``LibraryError/Code/positionOutOfRange``, or a storage error.
     @discardableResult
     public func add(_ album: Album, at position: Int? = nil) throws -> AddAlbumCommand {
-        var command = AddAlbumCommand(album: album, position: try position ?? (library.count() + 1))
-        try run(&command)
+        let command = AddAlbumCommand(album: album, position: try position ?? (library.count() + 1))
+        try history.push(command)
         return command
     }
 
@@ -63,7 +67,9 @@ public final class LibrarySession {
     @discardableResult
     public func delete(at position: Int) throws -> DeleteAlbumCommand {
         var command = DeleteAlbumCommand(position: position)
-        try run(&command)
+        // Read first, for the caller's message; the command finds it again when it runs.
+        command.album = try library.album(at: position)
+        try history.push(DeleteAlbumCommand(position: position))
         return command
     }
 
@@ -77,7 +83,8 @@ public final class LibrarySession {
     @discardableResult
     public func edit(at position: Int, changes: AlbumChanges) throws -> EditAlbumCommand {
         var command = EditAlbumCommand(position: position, changes: changes)
-        try run(&command)
+        command.before = try library.album(at: position)
+        try history.push(EditAlbumCommand(position: position, changes: changes))
         return command
     }
 
@@ -91,7 +98,8 @@ public final class LibrarySession {
     @discardableResult
     public func move(from: Int, to: Int) throws -> MoveAlbumCommand {
         var command = MoveAlbumCommand(from: from, to: to)
-        try run(&command)
+        command.title = try library.album(at: from).title
+        try history.push(MoveAlbumCommand(from: from, to: to))
         return command
     }
 
@@ -105,66 +113,66 @@ public final class LibrarySession {
     @discardableResult
     public func importAlbums(_ albums: [Album], progress: ((Int) -> Void)? = nil) throws -> ImportAlbumsCommand {
         var command = ImportAlbumsCommand(albums: albums)
-        try database.inTransaction {
-            try command.redo(on: library, progress: progress)
-            return .commit
-        }
+        command.firstPosition = try library.count() + 1
+        library.importProgress = progress
+        defer { library.importProgress = nil }
+        try history.push(ImportAlbumsCommand(albums: albums))
         return command
-    }
-
-    private func run<Command: AlbumCommand>(_ command: inout Command) throws {
-        try database.inTransaction {
-            try command.redo(on: library)
-            return .commit
-        }
     }
 }
 
 @available(*, unavailable, message: "A LibrarySession uses one Database connection, which belongs to one isolation domain.")
 extension LibrarySession: Sendable {}
 
-/// What the album commands have in common (the durable history's command protocol adds the rest).
-protocol AlbumCommand: Codable, Sendable {
-    var text: String { get }
-    mutating func redo(on library: LibraryAPI) throws
-    mutating func undo(on library: LibraryAPI) throws
-}
-
-extension AddAlbumCommand: AlbumCommand {}
-extension DeleteAlbumCommand: AlbumCommand {}
-extension EditAlbumCommand: AlbumCommand {}
-extension MoveAlbumCommand: AlbumCommand {}
-extension ImportAlbumsCommand: AlbumCommand {}
-
 extension LibrarySession {
-    /// Undoes the last `count` steps, all or none.
+    /// Undoes the last `count` steps, all or none, in one transaction.
     ///
     /// - Parameter count: How many steps, at least 1.
     /// - Returns: The undone steps' texts, most recent first.
-    /// - Throws: ``LibraryError/Code/nothingToUndo`` when fewer than `count` steps can be undone.
+    /// - Throws: ``LibraryError/Code/nothingToUndo`` when fewer than `count` steps can be undone
+    ///   (nothing is undone then), or what a command throws (the whole undo is rolled back).
+    @discardableResult
     public func undo(count: Int = 1) throws -> [String] {
-        throw LibraryError(.nothingToUndo, "nothing to undo")
+        let index = history.index
+        guard count >= 1, index >= count else {
+            if index == 0 { throw LibraryError(.nothingToUndo, "nothing to undo") }
+            throw LibraryError(.nothingToUndo, "cannot undo \(count) steps: only \(index) can be undone")
+        }
+        let texts = try (index - count..<index).reversed().map { try history.text(at: $0) }
+        try history.setIndex(index - count)
+        return texts
     }
 
-    /// Redoes the next `count` undone steps, all or none.
+    /// Redoes the next `count` undone steps, all or none, in one transaction.
     ///
     /// - Parameter count: How many steps, at least 1.
     /// - Returns: The redone steps' texts, oldest first.
-    /// - Throws: ``LibraryError/Code/nothingToRedo`` when fewer than `count` steps can be redone.
+    /// - Throws: ``LibraryError/Code/nothingToRedo`` when fewer than `count` steps can be redone
+    ///   (nothing is redone then), or what a command throws (the whole redo is rolled back).
+    @discardableResult
     public func redo(count: Int = 1) throws -> [String] {
-        throw LibraryError(.nothingToRedo, "nothing to redo")
+        let index = history.index
+        let available = history.count - index
+        guard count >= 1, available >= count else {
+            if available == 0 { throw LibraryError(.nothingToRedo, "nothing to redo") }
+            throw LibraryError(.nothingToRedo, "cannot redo \(count) steps: only \(available) can be redone")
+        }
+        let texts = try (index..<index + count).map { try history.text(at: $0) }
+        try history.setIndex(index + count)
+        return texts
     }
 
     /// The history: each step's text, oldest first, and how many are done.
     ///
     /// - Returns: The texts and the current index (0: everything undone).
+    /// - Complexity: O(*steps*): each entry's text is read.
     public func historySteps() throws -> (texts: [String], current: Int) {
-        ([], 0)
+        (try (0..<history.count).map { try history.text(at: $0) }, history.index)
     }
 
     /// The text of the step ``undo(count:)`` would undo, or `nil` when there is none.
-    public func undoText() throws -> String? { nil }
+    public var undoText: String? { history.canUndo ? history.undoText : nil }
 
     /// The text of the step ``redo(count:)`` would redo, or `nil` when there is none.
-    public func redoText() throws -> String? { nil }
+    public var redoText: String? { history.canRedo ? history.redoText : nil }
 }

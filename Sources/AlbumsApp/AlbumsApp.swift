@@ -46,6 +46,7 @@ public enum AlbumsApp: Sendable {
             var command = request.command
             if command == .interactive {
                 if console.outputIsTerminal && console.inputIsTerminal {
+                    CursesTerminal.installSignalHandlers()
                     return try TerminalApp.run(session: session)
                 }
                 command = .list

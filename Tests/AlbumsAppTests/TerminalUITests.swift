@@ -1,6 +1,12 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Drives a tmux server on a private socket: start a program in a 120×40 pane, send keys, read the screen.
 private final class TmuxSession {
     let socket = "albums-e2e-\(UUID().uuidString.prefix(8))"
@@ -10,30 +16,72 @@ private final class TmuxSession {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/tmux")
     }
 
+    /// Runs a tmux client command and waits for it with `waitpid`.
+    ///
+    /// Spawned directly rather than through `Process`: the server that `new-session` forks
+    /// inherits the client's descriptors, and `Process` then never sees the client finish.
+    /// Output goes through a file for the same reason.
     @discardableResult
     func tmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        let pipe = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["tmux", "-u", "-L", socket] + arguments
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Start tmux (and so the programs in its panes) with no signal blocked.
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var environment = ProcessInfo.processInfo.environment
         environment["TMUX"] = nil
         environment["LANG"] = "C.UTF-8"
-        process.environment = environment
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let argv = ["tmux", "-u", "-L", socket] + arguments
+        let envp = environment.map { "\($0.key)=\($0.value)" }
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cEnvironment = envp.map { strdup($0) } + [nil]
+        defer {
+            cArguments.forEach { free($0) }
+            cEnvironment.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, &cArguments, &cEnvironment)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 
-    /// Starts `albums --db path` in a new detached session; the pane stays after the program exits.
+    /// Where the shell around the program writes its exit status.
+    let statusPath = FileManager.default.temporaryDirectory.appendingPathComponent("albums-e2e-status-\(UUID().uuidString)").path
+
+    /// Starts `albums --db path` in a new detached session, under a shell that records its exit status.
     func start(database: String) throws {
+        try? FileManager.default.removeItem(atPath: statusPath)
         let binary = AlbumsProcess.executable.path
-        let command = "exec env LANG=C.UTF-8 TERM=xterm-256color '\(binary)' --db '\(database)'"
-        try tmux(["new-session", "-d", "-x", "120", "-y", "40", "-s", name, command])
-        try tmux(["set-option", "-t", name, "remain-on-exit", "on"])
+        let command = "env LANG=C.UTF-8 TERM=xterm-256color '\(binary)' --db '\(database)'; echo $? > '\(statusPath)'"
+        // A placeholder pane first, so the pane stays however fast the program ends.
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", name, "sleep 60"])
+        try tmux(["set-option", "-g", "remain-on-exit", "on"])
+        try tmux(["respawn-pane", "-k", "-t", name, command])
+    }
+
+    /// The pid of the albums process (the child of the pane's shell).
+    func programPID() throws -> pid_t? {
+        let shell = try pane("#{pane_pid}")
+        for _ in 0..<100 {
+            let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+            if let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) { return pid }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
     }
 
     func send(_ keys: String...) throws {
@@ -68,17 +116,21 @@ private final class TmuxSession {
         try tmux(["display-message", "-p", "-t", name, format]).output.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    func waitUntilDead(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    /// Waits for the program to end and returns its exit status ("0"; "143" after SIGTERM).
+    func waitUntilExit(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         for _ in 0..<200 {
-            if try pane("#{pane_dead}") == "1" { return try pane("#{pane_dead_status}") }
+            if let text = try? String(contentsOfFile: statusPath, encoding: .utf8), text.hasSuffix("\n") {
+                return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
             Thread.sleep(forTimeInterval: 0.05)
         }
-        Issue.record("the program did not exit", sourceLocation: sourceLocation)
+        Issue.record("the program did not exit; screen:\n\((try? screen()) ?? "")", sourceLocation: sourceLocation)
         return ""
     }
 
     func kill() {
         _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(atPath: statusPath)
     }
 }
 
@@ -138,18 +190,18 @@ struct TerminalUITests {
         try tmux.send("d")
         try tmux.waitForScreen("the second album deleted") { $0.contains("Undo Delete “It's My Life”") }
         try tmux.send("q")
-        #expect(try tmux.waitUntilDead() == "0")
+        #expect(try tmux.waitUntilExit() == "0")
 
         // Relaunch: the deletion persisted and the current album was remembered.
         try tmux.tmux(["kill-session", "-t", tmux.name])
         try tmux.start(database: database)
         let relaunched = try tmux.waitForScreen("the relaunched UI") { $0.contains("[q] Quit") && $0.contains("Artist") }
-        #expect(!relaunched.contains("It's My Life"))
+        #expect(!relaunched.contains("│It's My Life"))
         #expect(relaunched.contains("Undo Delete “It's My Life”"))
         #expect(relaunched.contains("Artist  Sting"))
         #expect(relaunched.contains("2 of 4"))
         try tmux.send("q")
-        _ = try tmux.waitUntilDead()
+        _ = try tmux.waitUntilExit()
     }
 
     @Test func addAnAlbumThroughTheForm() throws {
@@ -173,7 +225,7 @@ struct TerminalUITests {
         #expect(added.contains("Year    1957"))
         #expect(added.contains("Undo Add “Blue Train”"))
         try tmux.send("q")
-        #expect(try tmux.waitUntilDead() == "0")
+        #expect(try tmux.waitUntilExit() == "0")
         let list = try AlbumsProcess(database: database)("list").output
         #expect(list.contains("2  Blue Train"))
     }
@@ -188,15 +240,13 @@ struct TerminalUITests {
         try tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
         try tmux.send("d")
         try tmux.waitForScreen("the deletion") { $0.contains("Undo Delete “Best of Bowie”") }
-        let pid = try tmux.pane("#{pane_pid}")
-        try #require(Int32(pid) != nil)
-        let killer = Process()
-        killer.executableURL = URL(fileURLWithPath: "/bin/kill")
-        killer.arguments = ["-TERM", pid]
-        try killer.run()
-        killer.waitUntilExit()
-        // The UI left its loop and exited on its own (128 + SIGTERM), not killed mid-draw.
-        #expect(try tmux.waitUntilDead() == "143")
+        let pid = try #require(try tmux.programPID())
+        #expect(Glibc.kill(pid, SIGTERM) == 0)
+        #expect(try tmux.waitUntilExit() == "143")
+        // The UI left its loop and restored the terminal (left the alternate screen): its
+        // toolbar is gone from the pane. A process killed outright would leave it drawn.
+        let after = try tmux.screen()
+        #expect(!after.contains("[q] Quit"), "\(after)")
 
         let albums = AlbumsProcess(database: database)
         let list = try albums("list")

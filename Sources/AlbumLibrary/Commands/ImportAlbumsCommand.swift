@@ -25,7 +25,7 @@ public struct ImportAlbumsCommand: Codable, Sendable, Hashable {
     /// - Parameter library: The receiver.
     /// - Throws: ``LibraryError`` naming the first album whose id is already in the library.
     public mutating func redo(on library: LibraryAPI) throws {
-        try redo(on: library, progress: nil)
+        try redo(on: library, progress: library.importProgress)
     }
 
     /// Appends the albums at the end, reporting how many are in so far.

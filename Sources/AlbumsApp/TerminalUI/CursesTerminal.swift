@@ -127,14 +127,22 @@ final class CursesTerminal {
         }
     }
 
-    /// Routes SIGINT and SIGTERM to ``terminationSignal`` so the input loop ends and restores
-    /// the terminal. Installed before `initscr`, which then leaves them alone.
+    /// Routes SIGINT, SIGTERM and SIGHUP to ``terminationSignal`` so the input loop ends and
+    /// restores the terminal. Installed before `initscr`, which then leaves them alone.
+    ///
+    /// Call it on the thread that runs the input loop (the main thread): it also unblocks the
+    /// three signals there, because a parent may have started us with them blocked (a test
+    /// runner's worker thread passes its mask on through `tmux` to us).
     static func installSignalHandlers() {
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
         for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
             signal(signalNumber) { received in
                 terminationSignal.store(received, ordering: .relaxed)
             }
+            sigaddset(&unblocked, signalNumber)
         }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
     }
 }
 
