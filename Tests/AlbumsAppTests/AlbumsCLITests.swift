@@ -192,17 +192,15 @@ import Testing
         (["edit", "9", "--title", "X"], 1, "out of range"),
         (["move", "1", "6"], 1, "out of range"),
         (["add", "--title", "T", "--artist", "A", "--at", "7"], 1, "out of range"),
-        (["undo"], 1, "nothing to undo"),
+        (["undo", "3"], 1, "only 2 can be undone"),
         (["redo"], 1, "nothing to redo"),
         (["import", "/nonexistent/albums.json"], 1, "cannot read"),
     ])
     func badInputChangesNothing(arguments: [String], status: Int32, message: String) throws {
         try withLibrary { albums, _ in
+            // Two steps done, none to redo, five albums: the history must not change either.
             _ = try albums("add", "--title", "Setup", "--artist", "A")
-            _ = try albums("undo")  // one step to redo, none to undo... then:
-            _ = try albums("redo")
-            _ = try albums("delete", "6")  // back to five albums, two steps done
-            _ = try albums("undo", "2")
+            _ = try albums("delete", "6")
             let before = try albums.snapshot()
             let result = try albums.run(["--db", albums.database] + arguments)
             #expect(result.status == status, "\(result)")
@@ -210,6 +208,17 @@ import Testing
             #expect(result.error.hasPrefix("albums: "), "\(result)")
             #expect(result.error.contains(message), "\(result)")
             #expect(result.error.filter { $0 == "\n" }.count == 1, "\(result)")
+            #expect(try albums.snapshot() == before)
+        }
+    }
+
+    @Test func undoOnANewLibraryHasNothingToUndo() throws {
+        try withLibrary { albums, _ in
+            _ = try albums("list")
+            let before = try albums.snapshot()
+            let result = try albums("undo")
+            #expect(result.status == 1, "\(result)")
+            #expect(result.error == "albums: nothing to undo\n")
             #expect(try albums.snapshot() == before)
         }
     }
