@@ -35,6 +35,8 @@ let package = Package(
             name: "command-bench",
             dependencies: ["CommandKit", "LaunchKit", "CommandStore", "AlbumLibrary", "CSQLite", "CMallocInfo"]
         ),
+        // Crash-test helper for CommandStoreTests: runs a durable history until SIGKILLed, or verifies one.
+        .executableTarget(name: "commandstore-crash-child", dependencies: ["CommandStore", "CommandKit"]),
         // glibc's mallinfo2() for the benchmarks' heap-bytes lines (<malloc.h> is not in the Glibc module).
         .systemLibrary(name: "CMallocInfo"),
 
@@ -51,8 +53,13 @@ let package = Package(
         ),
 
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
-        .testTarget(name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit"]),
-        .testTarget(name: "CommandStoreTests", dependencies: ["CommandStore", "CommandKit"]),
+        // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
+        .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
+        .testTarget(name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit", "launchkit-fixture"]),
+        .testTarget(
+            name: "CommandStoreTests",
+            dependencies: ["CommandStore", "CommandKit", "commandstore-crash-child"]
+        ),
         .testTarget(name: "AlbumLibraryTests", dependencies: ["AlbumLibrary", "CommandStore", "CommandKit"]),
         // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
         .testTarget(name: "AlbumsAppTests", dependencies: ["AlbumsApp", "AlbumLibrary", "albums"]),

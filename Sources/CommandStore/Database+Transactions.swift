@@ -50,7 +50,7 @@ extension Database {
             try inSavepoint(body)
             return
         }
-        try execute("BEGIN \(kind.rawValue) TRANSACTION")
+        try cachedStatement("BEGIN \(kind.rawValue) TRANSACTION").execute()
         transactionDepth += 1
         defer { transactionDepth -= 1 }
         let completion: TransactionCompletion
@@ -63,14 +63,14 @@ extension Database {
         switch completion {
         case .commit:
             do {
-                try execute("COMMIT TRANSACTION")
+                try cachedStatement("COMMIT TRANSACTION").execute()
             } catch {
                 rollbackIgnoringErrors()
                 throw error
             }
         case .rollback:
             // SQLite may already have rolled back (after SQLITE_FULL, for one): nothing left to undo.
-            if isInsideTransaction { try execute("ROLLBACK TRANSACTION") }
+            if isInsideTransaction { try cachedStatement("ROLLBACK TRANSACTION").execute() }
         }
     }
 
@@ -90,7 +90,7 @@ extension Database {
             return
         }
         let name = "commandstore_savepoint_\(transactionDepth)"
-        try execute("SAVEPOINT \(name)")
+        try cachedStatement("SAVEPOINT \(name)").execute()
         transactionDepth += 1
         defer { transactionDepth -= 1 }
         let completion: TransactionCompletion
@@ -102,10 +102,10 @@ extension Database {
         }
         switch completion {
         case .commit:
-            try execute("RELEASE SAVEPOINT \(name)")
+            try cachedStatement("RELEASE SAVEPOINT \(name)").execute()
         case .rollback:
-            try execute("ROLLBACK TO SAVEPOINT \(name)")
-            try execute("RELEASE SAVEPOINT \(name)")
+            try cachedStatement("ROLLBACK TO SAVEPOINT \(name)").execute()
+            try cachedStatement("RELEASE SAVEPOINT \(name)").execute()
         }
     }
 

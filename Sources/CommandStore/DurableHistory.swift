@@ -32,12 +32,14 @@ public final class DurableHistory<Receiver> {
     /// The connection the history and its receiver write through.
     public let database: Database
     /// What the commands run against.
-    public var receiver: Receiver { storage.receiver }
+    public let receiver: Receiver
     /// The command types the history can decode.
-    public var registry: CommandRegistry<Receiver> { storage.registry }
+    public let registry: CommandRegistry<Receiver>
 
     private var engine: HistoryEngine<SQLiteHistoryStorage<Receiver>>
-    private var storage: SQLiteHistoryStorage<Receiver> { engine.storage }
+    /// The engine's storage, kept apart so reading it never touches `engine`, which a running
+    /// operation holds exclusively (a command may read the history while it runs).
+    private let storage: SQLiteHistoryStorage<Receiver>
     private var cachedState: UndoState
 
     /// What is in progress: the transaction of an open outermost macro, or a call running now.
@@ -74,7 +76,10 @@ public final class DurableHistory<Receiver> {
     /// - Complexity: O(1) in the number of entries.
     public init(database: Database, receiver: Receiver, registry: CommandRegistry<Receiver>) throws {
         self.database = database
+        self.receiver = receiver
+        self.registry = registry
         let storage = try SQLiteHistoryStorage(database: database, registry: registry, receiver: receiver)
+        self.storage = storage
         engine = HistoryEngine(storage: storage, undoLimit: storage.undoLimit)
         cachedState = try engine.state()
     }
@@ -112,7 +117,7 @@ public final class DurableHistory<Receiver> {
     /// How many macros are open.
     public var macroDepth: Int { cachedState.macroDepth }
     /// The maximum number of entries kept (0: no limit); stored with the history.
-    public var undoLimit: Int { engine.undoLimit }
+    public var undoLimit: Int { storage.undoLimit }
 
     /// The text of the entry at a position, decoding that one entry.
     ///
@@ -121,7 +126,7 @@ public final class DurableHistory<Receiver> {
     /// - Throws: ``StoreError`` when the entry's kind is unknown or it does not decode.
     /// - Precondition: `position` is in `0..<count`.
     public func text(at position: Int) throws -> String {
-        try engine.entry(at: position).text
+        try storage.entry(at: position).text
     }
 
     /// Decodes every entry, and throws the first problem: an unknown kind, a version this program
@@ -133,8 +138,8 @@ public final class DurableHistory<Receiver> {
     /// - Throws: The first ``StoreError`` found, naming the file and the entry.
     /// - Complexity: O(count): every entry is read and decoded.
     public func verifyEntries() throws {
-        for position in 0..<count {
-            var entry = try engine.entry(at: position)
+        for position in 0..<storage.count {
+            var entry = try storage.entry(at: position)
             try entry.decode()
         }
     }
@@ -152,7 +157,7 @@ public final class DurableHistory<Receiver> {
     ///   the receiver's writes are rolled back.
     /// - Complexity: O(1) database statements, plus the size of a dropped redo tail.
     public func push<Command: PersistentCommand>(_ command: Command) throws where Command.Receiver == Receiver {
-        let entry = DurableEntry(content: .command(command, storage.receiver))
+        let entry = DurableEntry(content: .command(command, receiver))
         try perform { engine in try engine.push(entry) }
     }
 
@@ -290,6 +295,10 @@ public final class DurableHistory<Receiver> {
     /// then forgets what those calls did.
     /// - Throws: ``StoreError`` or ``DatabaseError`` as ``init(database:receiver:registry:)``.
     public func reload() throws {
+        switch activity {
+        case .idle, .macro: break
+        case .running, .runningInMacro: throw reentrancyError("reload")
+        }
         try storage.reload()
         cachedState = try engine.state()
     }

@@ -5,32 +5,33 @@ enum StoreSchema {
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_application_id>
     static let applicationID: Int32 = 0x436D_644B
 
+    /// The sequence number of the history's header row: the largest key, so the header shares the
+    /// b-tree's rightmost page with the newest entries, and a push writes one history page, not two.
+    static let headerSequence = Int64.max
+
     /// The table recording each schema's version.
     static let versionTable = "commandstore_schema"
 
     /// The store's own schema: the durable history's tables.
     static let schema = Schema(identifier: "commandstore", migrations: [
         Migration(version: 1, name: "durable history", sql: """
-            CREATE TABLE commandstore_history (
-                id INTEGER PRIMARY KEY CHECK (id = 1),
-                base INTEGER NOT NULL,
-                count INTEGER NOT NULL,
-                current_index INTEGER NOT NULL,
-                clean_index INTEGER,
-                undo_limit INTEGER NOT NULL
-            );
-            INSERT INTO commandstore_history (id, base, count, current_index, clean_index, undo_limit)
-                VALUES (1, 0, 0, 0, 0, 0);
             CREATE TABLE commandstore_history_entry (
                 sequence INTEGER PRIMARY KEY,
                 kind TEXT,
-                version INTEGER NOT NULL,
-                text TEXT NOT NULL,
-                action_text TEXT NOT NULL,
+                version INTEGER,
+                text TEXT,
+                action_text TEXT,
                 merge_id INTEGER,
-                significant INTEGER NOT NULL,
-                payload BLOB NOT NULL
-            )
+                significant INTEGER,
+                payload BLOB,
+                base INTEGER,
+                count INTEGER,
+                current_index INTEGER,
+                clean_index INTEGER,
+                undo_limit INTEGER
+            );
+            INSERT INTO commandstore_history_entry (sequence, base, count, current_index, clean_index, undo_limit)
+                VALUES (9223372036854775807, 0, 0, 0, 0, 0);
             """),
     ])
 
@@ -51,6 +52,11 @@ enum StoreSchema {
 
     /// Runs every missing migration of every schema, in one transaction.
     static func migrate(_ db: Database, schemas: [Schema]) throws {
+        // Up to date (every open but the first after an upgrade): no write transaction at all.
+        let known = try versions(db)
+        if schemas.allSatisfy({ known[$0.identifier] == $0.version || ($0.version == 0 && known[$0.identifier] == nil) }) {
+            return
+        }
         try db.inTransaction {
             let recorded = try versions(db)
             for schema in schemas {
@@ -73,7 +79,7 @@ enum StoreSchema {
     static func prepareHeaderQuery(_ database: Database) throws -> Statement {
         do {
             return try database.prepare(
-                "SELECT base, count, current_index, clean_index, undo_limit FROM commandstore_history WHERE id = 1"
+                "SELECT base, count, current_index, clean_index, undo_limit FROM commandstore_history_entry WHERE sequence = \(headerSequence)"
             )
         } catch let error as DatabaseError where error.message.contains("no such table") {
             throw StoreError(

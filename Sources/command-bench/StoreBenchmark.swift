@@ -1,6 +1,274 @@
-/// The store suite (owned by its module's issue; this file is replaced when it lands).
+// The store suite: CommandStore's durable history against raw SQLite, side by side in one run.
+//
+//     swift run -c release command-bench store [commits N] [open N] [--dir PATH] [--sync full|normal]
+//
+// With no workload it runs both with their defaults (commits 2000, open 1000000).
+//
+// commits N: N commands pushed on a DurableHistory, each push its own transaction. The command
+//   inserts its payload (a 64-byte title) into the receiver's table; the history adds its record.
+//   Baselines, same file settings (WAL, same synchronous), each insert its own transaction with a
+//   prepared statement: "raw" inserts the same payload row (the issue's baseline: the work without
+//   a history), "raw_with_record" also inserts the command's JSON into a log table (a hand-made
+//   log). Runs synchronous=FULL and NORMAL, interleaved in 4 rounds; prints commits_per_s and ratios.
+// open N: builds a history of N entries and one of 10, then times reopening each (openStore +
+//   DurableHistory init + reading the Undo/Redo texts), median of 15; prints the ratio.
+
+import CommandStore
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 enum StoreBenchmark {
     static func run(_ arguments: [String]) throws {
-        throw BenchmarkError("the store suite is not built yet")
+        var arguments = arguments
+        var directory = NSTemporaryDirectory() + "command-bench-store-\(getpid())"
+        if let flag = arguments.firstIndex(of: "--dir"), flag + 1 < arguments.count {
+            directory = arguments[flag + 1]
+            arguments.removeSubrange(flag...(flag + 1))
+        }
+        var levels = Database.Configuration.Synchronous.allCases
+        if let flag = arguments.firstIndex(of: "--sync"), flag + 1 < arguments.count {
+            guard let level = Database.Configuration.Synchronous(rawValue: arguments[flag + 1].uppercased()) else {
+                throw BenchmarkError("--sync takes full or normal")
+            }
+            levels = [level]
+            arguments.removeSubrange(flag...(flag + 1))
+        }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var workloads: [(String, Int)] = []
+        var index = 0
+        while index < arguments.count {
+            guard index + 1 < arguments.count, let n = Int(arguments[index + 1]), n > 0 else {
+                throw BenchmarkError("usage: command-bench store [commits N] [open N] [--dir PATH] [--sync full|normal]")
+            }
+            workloads.append((arguments[index], n))
+            index += 2
+        }
+        if workloads.isEmpty { workloads = [("commits", 2000), ("open", 1_000_000)] }
+        for (name, n) in workloads {
+            switch name {
+            case "commits": try StoreWorkloads(directory: directory, levels: levels).commits(n)
+            case "open": try StoreWorkloads(directory: directory, levels: levels).open(n)
+            default: throw BenchmarkError("unknown store workload \(name) (expected commits or open)")
+            }
+        }
+    }
+}
+
+/// The receiver: a table of items (a stand-in for the album library).
+private final class Items {
+    static let schema = Schema(identifier: "bench", migrations: [
+        Migration(version: 1, name: "items", sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, title TEXT NOT NULL)"),
+    ])
+
+    let database: Database
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    func insert(_ title: String) throws -> Int64 {
+        try database.execute("INSERT INTO item (title) VALUES (?)", [title])
+        return database.lastInsertedRowID
+    }
+
+    func delete(_ id: Int64) throws {
+        try database.execute("DELETE FROM item WHERE id = ?", [id])
+    }
+
+    func count() throws -> Int {
+        try database.fetchOne("SELECT count(*) FROM item")!.decode(Int.self, at: 0)
+    }
+}
+
+/// Inserts an item; undo deletes it. Never merges.
+private struct AddItem: PersistentCommand {
+    static let kind = "bench.add-item"
+    var title: String
+    var id: Int64?
+
+    var text: String { "Add Item" }
+
+    mutating func redo(on items: Items) throws { id = try items.insert(title) }
+    func undo(on items: Items) throws { if let id { try items.delete(id) } }
+}
+
+/// The payload of command `i`: a 64-byte title.
+private func title(_ i: Int) -> String {
+    let digits = String(i)
+    return "Album title number " + String(repeating: "x", count: 64 - 19 - digits.count) + digits
+}
+
+private struct StoreWorkloads {
+    let directory: String
+    let levels: [Database.Configuration.Synchronous]
+    let clock = ContinuousClock()
+
+    var registry: CommandRegistry<Items> {
+        var registry = CommandRegistry<Items>()
+        registry.register(AddItem.self)
+        return registry
+    }
+
+    func path(_ name: String) -> String {
+        let path = directory + "/" + name
+        for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
+        return path
+    }
+
+    func configuration(_ synchronous: Database.Configuration.Synchronous) -> Database.Configuration {
+        var configuration = Database.Configuration()
+        configuration.createIfMissing = true
+        configuration.synchronous = synchronous
+        return configuration
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    // MARK: commits
+
+    func commits(_ n: Int) throws {
+        let sample = try JSONEncoder().encode(AddItem(title: title(n), id: Int64(n)))
+        for synchronous in levels {
+            let level = synchronous.rawValue.lowercased()
+            // Interleave the three so a burst of machine noise hits them alike.
+            var raw = Duration.zero, rawWithRecord = Duration.zero, durable = Duration.zero
+            let rounds = 4
+            let perRound = max(1, n / rounds)
+            for round in 0..<rounds {
+                raw += try rawInserts(perRound, withRecord: false, synchronous, round: round)
+                rawWithRecord += try rawInserts(perRound, withRecord: true, synchronous, round: round)
+                durable += try durablePushes(perRound, synchronous, round: round)
+            }
+            let total = perRound * rounds
+            let rawRate = Double(total) / Self.seconds(raw)
+            let rawWithRecordRate = Double(total) / Self.seconds(rawWithRecord)
+            let durableRate = Double(total) / Self.seconds(durable)
+            print("suite=store workload=commits synchronous=\(level) n=\(total) payload_bytes=64 record_bytes=\(sample.count)")
+            print("  raw_commits_per_s=\(Int(rawRate))")
+            print("  raw_with_record_commits_per_s=\(Int(rawWithRecordRate))")
+            print("  durable_commits_per_s=\(Int(durableRate))")
+            print("  ratio_durable_to_raw=\(String(format: "%.3f", durableRate / rawRate)) (target >= 0.5)")
+            print("  ratio_durable_to_raw_with_record=\(String(format: "%.3f", durableRate / rawWithRecordRate))")
+        }
+    }
+
+    /// N transactions, each inserting the payload row (and, `withRecord`, the command's JSON in a log).
+    private func rawInserts(
+        _ n: Int,
+        withRecord: Bool,
+        _ synchronous: Database.Configuration.Synchronous,
+        round: Int
+    ) throws -> Duration {
+        let db = try Database(path: path("raw-\(withRecord)-\(round).sqlite"), configuration: configuration(synchronous))
+        defer { db.close() }
+        try db.execute("""
+            CREATE TABLE item (id INTEGER PRIMARY KEY, title TEXT NOT NULL);
+            CREATE TABLE log (id INTEGER PRIMARY KEY, record BLOB NOT NULL)
+            """)
+        let begin = try db.prepare("BEGIN IMMEDIATE")
+        let commit = try db.prepare("COMMIT")
+        let insert = try db.prepare("INSERT INTO item (title) VALUES (?)")
+        let log = try db.prepare("INSERT INTO log (record) VALUES (?)")
+        let encoder = JSONEncoder()
+        let start = clock.now
+        for i in 0..<n {
+            try begin.execute()
+            let payload = title(i)
+            try insert.execute([payload])
+            if withRecord {
+                try log.execute([try encoder.encode(AddItem(title: payload, id: db.lastInsertedRowID))])
+            }
+            try commit.execute()
+        }
+        let elapsed = clock.now - start
+        guard try db.fetchOne("SELECT count(*) FROM item")?.decode(Int.self, at: 0) == n else {
+            throw BenchmarkError("raw: wrong row count")
+        }
+        return elapsed
+    }
+
+    /// N pushes on a durable history, each its own transaction.
+    private func durablePushes(_ n: Int, _ synchronous: Database.Configuration.Synchronous, round: Int) throws -> Duration {
+        let db = try Database.openStore(
+            path: path("durable-\(round).sqlite"),
+            schemas: [Items.schema],
+            configuration: configuration(synchronous)
+        )
+        defer { db.close() }
+        let items = Items(database: db)
+        let history = try DurableHistory(database: db, receiver: items, registry: registry)
+        let start = clock.now
+        for i in 0..<n {
+            try history.push(AddItem(title: title(i)))
+        }
+        let elapsed = clock.now - start
+        guard try items.count() == n, history.count == n else {
+            throw BenchmarkError("durable: \(try items.count()) items or \(history.count) entries, expected \(n)")
+        }
+        return elapsed
+    }
+
+    // MARK: open
+
+    func open(_ n: Int) throws {
+        let large = path("open-large.sqlite")
+        let small = path("open-small.sqlite")
+        let buildStart = clock.now
+        try build(large, entries: n)
+        let buildTime = clock.now - buildStart
+        try build(small, entries: 10)
+        // Alternate the two so the page cache and machine load treat them alike.
+        var largeTimes: [Duration] = []
+        var smallTimes: [Duration] = []
+        for _ in 0..<15 {
+            largeTimes.append(try timeOpen(large, entries: n))
+            smallTimes.append(try timeOpen(small, entries: 10))
+        }
+        let largeMedian = largeTimes.sorted()[largeTimes.count / 2]
+        let smallMedian = smallTimes.sorted()[smallTimes.count / 2]
+        let size = (try FileManager.default.attributesOfItem(atPath: large)[.size] as? Int) ?? 0
+        print("suite=store workload=open n=\(n) file_bytes=\(size) build_s=\(String(format: "%.1f", Self.seconds(buildTime)))")
+        print("  open_\(n)_us=\(String(format: "%.1f", Self.seconds(largeMedian) * 1e6))")
+        print("  open_10_us=\(String(format: "%.1f", Self.seconds(smallMedian) * 1e6))")
+        print("  ratio_open_\(n)_to_10=\(String(format: "%.3f", Self.seconds(largeMedian) / Self.seconds(smallMedian))) (target <= 2)")
+    }
+
+    /// A history of `entries` pushes (inside one enclosing transaction, so building is quick), 3 undone.
+    private func build(_ path: String, entries: Int) throws {
+        let db = try Database.openStore(path: path, schemas: [Items.schema], configuration: configuration(.normal))
+        let history = try DurableHistory(database: db, receiver: Items(database: db), registry: registry)
+        var pushed = 0
+        while pushed < entries {
+            let batch = min(100_000, entries - pushed)
+            try db.inTransaction {
+                for i in pushed..<(pushed + batch) { try history.push(AddItem(title: title(i))) }
+                return .commit
+            }
+            pushed += batch
+        }
+        for _ in 0..<3 { try history.undo() }
+        db.close()
+    }
+
+    /// The time to open the store and its history and read the Undo/Redo texts.
+    private func timeOpen(_ path: String, entries: Int) throws -> Duration {
+        let start = clock.now
+        let db = try Database.openStore(path: path, schemas: [Items.schema])
+        let history = try DurableHistory(database: db, receiver: Items(database: db), registry: registry)
+        let texts = (history.undoText, history.redoText)
+        let elapsed = clock.now - start
+        guard history.count == entries, history.index == entries - 3, texts == ("Add Item", "Add Item") else {
+            throw BenchmarkError("open: reopened history is wrong (\(history.state))")
+        }
+        db.close()
+        return elapsed
     }
 }

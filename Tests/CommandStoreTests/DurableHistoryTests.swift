@@ -56,7 +56,7 @@ import Testing
         #expect(f.history.count == 2)
         #expect(!f.history.canRedo)
         #expect(try f.list.values() == [1, 9])
-        #expect(try f.db.fetchOne("SELECT count(*) FROM commandstore_history_entry")?[0] == 2)
+        #expect(try f.db.fetchOne("SELECT count(*) FROM commandstore_history_entry WHERE payload IS NOT NULL")?[0] == 2)
     }
 
     @Test func macroIsOneStepAndOneTransaction() throws {
@@ -188,7 +188,9 @@ import Testing
             try f.history.setUndoLimit(3)
             for value in 1...5 { try f.history.push(Append(value: value)) }
             #expect(f.history.count == 3)
-            let sequences = try f.db.fetchAll("SELECT sequence FROM commandstore_history_entry ORDER BY sequence")
+            let sequences = try f.db.fetchAll(
+                "SELECT sequence FROM commandstore_history_entry WHERE payload IS NOT NULL ORDER BY sequence"
+            )
                 .map { try $0.decode(Int.self, at: 0) }
             #expect(sequences == [2, 3, 4], "survivors keep their sequence numbers")
             f.db.close()
@@ -292,7 +294,7 @@ import Testing
     @Test func newerCommandVersionIsRefused() throws {
         let f = try open(":memory:")
         try f.history.push(Append(value: 1))
-        try f.db.execute("UPDATE commandstore_history_entry SET version = 7")
+        try f.db.execute("UPDATE commandstore_history_entry SET version = 7 WHERE sequence = 0")
         try f.history.reload()
         #expect { try f.history.undo() } throws: { error in
             guard let error = error as? StoreError else { return false }
@@ -303,10 +305,22 @@ import Testing
     @Test func damagedCommandDataIsReported() throws {
         let f = try open(":memory:")
         try f.history.push(Append(value: 1))
-        try f.db.execute("UPDATE commandstore_history_entry SET payload = ?", [Data("{\"nope\":1}".utf8)])
+        try f.db.execute("UPDATE commandstore_history_entry SET payload = ? WHERE sequence = 0", [Data("{\"nope\":1}".utf8)])
         try f.history.reload()
         #expect { try f.history.undo() } throws: { ($0 as? StoreError)?.code == .invalidCommandData }
         #expect(try f.list.values() == [1])
+    }
+
+    @Test func commandCallingItsOwnHistoryIsRefused() throws {
+        let f = try open(":memory:")
+        f.list.hook = { try f.history.push(Append(value: 5)) }
+        defer { f.list.hook = nil }
+        #expect { try f.history.push(Hooked()) } throws: { ($0 as? StoreError)?.code == .macroState }
+        #expect(f.history.count == 0)
+        #expect(try f.list.values().isEmpty)
+        // The history still works afterwards.
+        try f.history.push(Append(value: 1))
+        #expect(f.history.count == 1)
     }
 
     @Test func historyNeedsAStoreDatabase() throws {

@@ -16,10 +16,13 @@ final class NumberList {
         registry.register(Append.self)
         registry.register(Add.self)
         registry.register(Failing.self)
+        registry.register(Hooked.self)
         return registry
     }
 
     let database: Database
+    /// Called by ``Hooked`` commands while they run.
+    var hook: (() throws -> Void)?
 
     init(database: Database) {
         self.database = database
@@ -90,5 +93,15 @@ struct Failing: PersistentCommand {
         throw Failure()
     }
 
+    func undo(on list: NumberList) throws {}
+}
+
+/// Runs the receiver's hook: lets a test act from inside a running command.
+struct Hooked: PersistentCommand {
+    static let kind = "test.hooked"
+
+    var text: String { "Hooked" }
+
+    func redo(on list: NumberList) throws { try list.hook?() }
     func undo(on list: NumberList) throws {}
 }

@@ -136,10 +136,13 @@ package struct HistoryEngine<Storage: HistoryStorage> {
                 try storage.setCleanIndex(nil)
             }
         }
-        if index > 0, let id = entry.mergeID, index != storage.cleanIndex {
+        // Read the merge ID first: a storage writing entries back only writes after a merge attempt.
+        if index > 0, let id = entry.mergeID, index != storage.cleanIndex,
+            try storage.readEntry(at: index - 1, { $0.mergeID == id })
+        {
             let top = index - 1
             let merged = try storage.modifyEntry(at: top) { current -> Bool? in
-                guard current.mergeID == id, current.merge(with: entry) else { return nil }
+                guard current.merge(with: entry) else { return nil }
                 return current.isObsolete
             }
             if let obsolete = merged {

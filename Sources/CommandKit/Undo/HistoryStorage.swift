@@ -43,6 +43,9 @@ package protocol HistoryStorage {
     /// The entry type: a command that can redo and undo itself (against its receiver).
     associatedtype Entry: HistoryEntry
     /// The error the storage itself can throw (`Never` for memory).
+    ///
+    /// Declare it (`typealias Failure = any Error`) rather than letting it be inferred: a
+    /// nested type named `Failure` in the conforming type would be picked up instead.
     associatedtype Failure: Error = any Error
 
     /// The number of entries kept (open macros not included).

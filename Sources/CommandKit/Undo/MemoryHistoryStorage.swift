@@ -70,7 +70,14 @@ package final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     @inline(__always)
     package func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) -> Result {
         precondition(position >= 0 && position < count, "history position out of range")
-        return body(buffer[slot(position)])
+        // Through an inout access: exclusivity lets the entry be lent in place, where a plain
+        // read of the pointee is copied first (the callee could write through the pointer).
+        return Self.lend(&buffer[slot(position)], to: body)
+    }
+
+    @inline(__always)
+    private static func lend<Result>(_ entry: inout Entry, to body: (Entry) -> Result) -> Result {
+        body(entry)
     }
 
     @inline(__always)

@@ -8,19 +8,32 @@
 public struct UndoChange: Sendable, Hashable {
     /// What the history was asked to do.
     public struct Operation: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The operation's stable name.
         public var rawValue: String
+        /// Creates an operation from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The operation's name.
         public var description: String { rawValue }
 
+        /// A command was pushed (or recorded), merged, or dropped as obsolete.
         public static let push = Operation(rawValue: "push")
+        /// One step was undone.
         public static let undo = Operation(rawValue: "undo")
+        /// One step was redone.
         public static let redo = Operation(rawValue: "redo")
+        /// The index was set directly (`setIndex`).
         public static let jump = Operation(rawValue: "jump")
+        /// A macro was opened.
         public static let beginMacro = Operation(rawValue: "beginMacro")
+        /// A macro was closed.
         public static let endMacro = Operation(rawValue: "endMacro")
+        /// The current index was marked clean.
         public static let setClean = Operation(rawValue: "setClean")
+        /// The clean index was forgotten.
         public static let resetClean = Operation(rawValue: "resetClean")
+        /// The history was cleared.
         public static let clear = Operation(rawValue: "clear")
+        /// The undo limit changed (and may have trimmed entries).
         public static let setUndoLimit = Operation(rawValue: "setUndoLimit")
         /// Entries were edited or removed outside undo/redo (registration-style removal,
         /// renaming an action).

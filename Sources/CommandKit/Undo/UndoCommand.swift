@@ -83,10 +83,15 @@ public protocol UndoCommand {
 }
 
 extension UndoCommand {
+    /// The command's ``text``.
     public var actionText: String { text }
+    /// `nil`: the command never merges.
     public var mergeID: Int? { nil }
+    /// `false`: the command stays in the history.
     public var isObsolete: Bool { false }
+    /// `true`: the command is a step of its own.
     public var isSignificant: Bool { true }
+    /// Refuses to merge (returns `false`).
     public mutating func merge(with other: Self) -> Bool { false }
 }
 

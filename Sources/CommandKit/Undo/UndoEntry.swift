@@ -2,9 +2,12 @@
 ///
 /// The wrapper adds no storage (same layout as `any UndoCommand`); it exists to give the
 /// command the engine's ``HistoryEntry`` shape, including how a closed macro is built.
+@usableFromInline
 struct UndoEntry: HistoryEntry {
+    @usableFromInline
     var command: any UndoCommand
 
+    @usableFromInline
     init(_ command: any UndoCommand) {
         self.command = command
     }
@@ -28,3 +31,6 @@ struct UndoEntry: HistoryEntry {
         UndoEntry(UndoMacro(text: text, entries: children))
     }
 }
+
+@available(*, unavailable)
+extension UndoEntry: Sendable {}

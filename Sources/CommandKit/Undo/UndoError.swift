@@ -9,8 +9,11 @@
 public struct UndoError: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name.
         public var rawValue: String
+        /// Creates a code from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
         public var description: String { rawValue }
 
         /// `endMacro()` or `endUndoGrouping()` without a matching begin.
@@ -36,6 +39,7 @@ public struct UndoError: Error, Sendable, CustomStringConvertible {
         self.rollback = rollback.map { String(describing: $0) }
     }
 
+    /// The code, followed by the wrapped errors' descriptions.
     public var description: String {
         var text = "UndoError(\(code))"
         if let underlying { text += ": \(underlying)" }

@@ -15,14 +15,16 @@
 /// A macro with children is obsolete when all of its children are; an empty macro (an empty
 /// `beginMacro`/`endMacro` pair, kept as a step as in Qt) is not.
 public struct UndoMacro: UndoCommand {
+    /// The macro's text, as shown in a history list.
     public var text: String
+    /// The macro's Undo/Redo title text.
     public var actionText: String
 
     /// The children, oldest first.
     var entries: [UndoEntry]
 
-    /// Whether every child was obsolete after the last run.
-    public private(set) var isObsolete = false
+    /// Whether every child was obsolete after the last run (or the macro was emptied by an edit).
+    public internal(set) var isObsolete = false
 
     /// The child commands, in the order they run on redo.
     public var children: [any UndoCommand] { entries.map(\.command) }
@@ -46,6 +48,7 @@ public struct UndoMacro: UndoCommand {
         self.isObsolete = !entries.isEmpty && entries.allSatisfy(\.isObsolete)
     }
 
+    /// Redoes the children in order; on a failure, undoes the ones already redone and rethrows.
     public mutating func redo() throws {
         var position = 0
         var obsolete = true
@@ -70,6 +73,7 @@ public struct UndoMacro: UndoCommand {
         isObsolete = obsolete && !entries.isEmpty
     }
 
+    /// Undoes the children in reverse order; on a failure, redoes the ones already undone and rethrows.
     public mutating func undo() throws {
         var position = entries.count
         var obsolete = true

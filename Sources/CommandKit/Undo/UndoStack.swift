@@ -16,8 +16,8 @@
 /// ## Rules
 /// - **Push** runs the command's `redo()`, then discards the redo tail (the clean state is lost
 ///   if it was in the tail), then either merges the command into the one below the index
-///   (same non-`nil` merge ID, and the index is not the clean index), drops it (it is obsolete),
-///   or records it and trims the oldest entries beyond ``undoLimit``.
+///   (same type and same non-`nil` merge ID, and the index is not the clean index), drops it
+///   (it is obsolete), or records it and trims the oldest entries beyond ``undoLimit``.
 /// - **Undo/redo** move by one step. A step is a significant command plus the insignificant
 ///   commands pushed right after it; insignificant commands at the very bottom form a step of
 ///   their own. A command that is obsolete after it ran is removed (the clean state is lost if
@@ -42,6 +42,11 @@
 /// `UndoStack` is not `Sendable`: it is owned by one isolation domain (typically the main
 /// actor, next to the document it edits) and used from there only. Observe it from elsewhere
 /// through ``changes``, whose events are `Sendable`.
+///
+/// - Important: A command must not call back into the stack that is running it (pushing,
+///   undoing, … from inside its `redo()` or `undo()`): the stack stops the program with a
+///   precondition failure rather than corrupt its history. Change handlers (listeners, controls,
+///   the model's observers) run after the operation and may use the stack freely.
 ///
 /// - Complexity: push, undo and redo are amortized O(1) for single-entry steps (plus the redo
 ///   tail a push discards); nothing is allocated per operation beyond what the command
@@ -74,6 +79,9 @@ public final class UndoStack {
     // MARK: - State
 
     /// The number of entries (a closed macro counts once).
+    ///
+    /// An open macro is not counted until its outermost `endMacro()` (Qt counts it from
+    /// `beginMacro`); its children live outside the history until then.
     public var count: Int { engine.count }
 
     /// The number of entries currently done; the next ``redo()`` applies the entry at this index.
@@ -137,8 +145,28 @@ public final class UndoStack {
     /// - Parameter command: The command; its `redo()` runs now.
     /// - Throws: The command's error; then nothing is recorded and the history is untouched.
     /// - Complexity: Amortized O(1), plus the number of undone entries it discards.
+    @inlinable
     public func push(_ command: some UndoCommand) throws {
-        try perform(.push, always: !engine.isInMacro) { try engine.push(UndoEntry(command)) }
+        // Inlinable so the caller's module wraps its concrete command in the existential
+        // (no value-witness calls); the rest of push is not inlined.
+        try push(entry: UndoEntry(command))
+    }
+
+    /// `perform(.push)` written out: a closure could not consume the entry.
+    @usableFromInline
+    func push(entry: consuming UndoEntry) throws {
+        precondition(!isPerforming, "UndoStack: a command called back into the stack that is running it")
+        isPerforming = true
+        let always = !engine.isInMacro
+        var succeeded = false
+        defer {
+            isPerforming = false
+            if let observers {
+                observers.publish(.push, state: engine.state(), always: always && succeeded)
+            }
+        }
+        try engine.push(entry)
+        succeeded = true
     }
 
     /// Records a command whose change has already been made, without executing it.
@@ -224,10 +252,20 @@ public final class UndoStack {
         perform(.edit) { try? engine.editAllEntries { body(&$0.command) } }
     }
 
-    /// Edits the command on top (at `count - 1`), if any. Delivers one `.edit` event.
-    func editTopCommand(_ body: (inout any UndoCommand) -> Void) {
-        guard engine.count > 0 else { return }
-        perform(.edit) { engine.storage.modifyEntry(at: engine.count - 1) { body(&$0.command) } }
+    /// Edits the command at a position (`0 ..< count`). Delivers one `.edit` event if the state changed.
+    func editCommand(at position: Int, _ body: (inout any UndoCommand) -> Void) {
+        perform(.edit) { engine.storage.modifyEntry(at: position) { body(&$0.command) } }
+    }
+
+    /// Closes the innermost macro, dropping it when it has no children (registration groups).
+    @discardableResult
+    func endMacro(discardingEmpty: Bool) -> Bool {
+        perform(.endMacro) { engine.endMacro(discardingEmpty: discardingEmpty) }
+    }
+
+    /// Renames the innermost open macro.
+    func setMacroText(_ text: String) {
+        perform(.edit) { engine.setMacroText(text) }
     }
 }
 

@@ -95,11 +95,16 @@ extension UndoStack {
     ) rethrows -> Result {
         precondition(!isPerforming, "UndoStack: a command called back into the stack that is running it")
         isPerforming = true
+        var succeeded = false
         defer {
             isPerforming = false
-            if let observers { observers.publish(operation, state: engine.state(), always: always) }
+            if let observers {
+                observers.publish(operation, state: engine.state(), always: always && succeeded)
+            }
         }
-        return try body()
+        let result = try body()
+        succeeded = true
+        return result
     }
 
     /// The observers, created on first use.

@@ -1,1 +1,0 @@
-// LaunchKit: module placeholder, replaced as the module's issue lands.

@@ -1,0 +1,69 @@
+/// How one launch command ended.
+public enum LaunchOutcome: Hashable, Sendable, CustomStringConvertible {
+    /// Not finished yet (only in a report taken while the launch runs).
+    case pending
+    /// Ran and returned.
+    case succeeded
+    /// Ran and threw; the associated value describes the error.
+    case failed(String)
+    /// Ran past its timeout and was cancelled.
+    case timedOut(Duration)
+    /// Was running when the launch aborted or was cancelled, and stopped.
+    case cancelled
+    /// Never started.
+    case skipped(SkipReason)
+
+    /// Why a command never started.
+    public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
+        /// The named command, which it depends on directly or through others, failed or timed out.
+        case dependencyDidNotSucceed(LaunchID)
+        /// A required command's failure aborted the launch.
+        case launchAborted(by: LaunchID)
+        /// The launch was cancelled (or shut down) first.
+        case launchCancelled
+
+        public var description: String {
+            switch self {
+            case .dependencyDidNotSucceed(let id): "dependency '\(id)' did not succeed"
+            case .launchAborted(let id): "launch aborted by '\(id)'"
+            case .launchCancelled: "launch cancelled"
+            }
+        }
+    }
+
+    /// Whether the command's work started (succeeded, failed, timed out or cancelled).
+    public var didStart: Bool {
+        switch self {
+        case .succeeded, .failed, .timedOut, .cancelled: true
+        case .pending, .skipped: false
+        }
+    }
+
+    /// Whether the command is done, one way or another.
+    public var isFinished: Bool {
+        if case .pending = self { false } else { true }
+    }
+
+    /// A short word for tables: `ok`, `failed`, `timed out`, `cancelled`, `skipped`, `pending`.
+    public var label: String {
+        switch self {
+        case .pending: "pending"
+        case .succeeded: "ok"
+        case .failed: "failed"
+        case .timedOut: "timed out"
+        case .cancelled: "cancelled"
+        case .skipped: "skipped"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .pending: "pending"
+        case .succeeded: "succeeded"
+        case .failed(let message): "failed: \(message)"
+        case .timedOut(let limit): "timed out after \(limit)"
+        case .cancelled: "cancelled"
+        case .skipped(let reason): "skipped: \(reason)"
+        }
+    }
+}
