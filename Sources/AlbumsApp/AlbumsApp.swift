@@ -1,6 +1,7 @@
 public import Foundation
 import AlbumLibrary
 import CommandStore
+import LaunchKit
 
 /// The `albums` program: parses the command line, opens the library, runs one command.
 ///
@@ -17,6 +18,7 @@ public enum AlbumsApp: Sendable {
     ///   - environment: The process environment (`ALBUMS_DB`, `XDG_DATA_HOME`, `HOME`).
     ///   - console: Where to write and read.
     /// - Returns: The exit status: 0 on success, 1 when the command failed, 2 for a usage error.
+    @MainActor
     public static func run(
         arguments: [String],
         environment: [String: String] = ProcessInfo.processInfo.environment,
@@ -40,17 +42,37 @@ public enum AlbumsApp: Sendable {
             break
         }
         let path = LibraryFile.defaultPath(explicitPath: request.options.databasePath, environment: environment)
+        let interactive = request.command == .interactive && console.outputIsTerminal && console.inputIsTerminal
+        let state: AlbumsLaunch.State
+        let report: LaunchReport
         do {
-            let session = try LibrarySession.open(path: path)
-            _ = try session.library.seedDefaultsIfNeeded()
-            var command = request.command
-            if command == .interactive {
-                if console.outputIsTerminal && console.inputIsTerminal {
-                    CursesTerminal.installSignalHandlers()
-                    return try TerminalApp.run(session: session)
-                }
-                command = .list
+            (state, report) = try await AlbumsLaunch.run(
+                path: path,
+                interactive: interactive,
+                options: LaunchOptions(arguments: arguments, environment: environment)
+            )
+        } catch {
+            if request.options.launchReport, let report = error.report {
+                console.writeError(report.table() + "\n")
             }
+            console.writeError("albums: \(describe(error.error))\n")
+            return failureExitCode
+        }
+        // The report follows the command's own output, on stderr, whatever the command's fate.
+        defer {
+            if request.options.launchReport {
+                console.writeError(report.table() + "\n")
+            }
+        }
+        guard let session = state.session else {
+            console.writeError("albums: the library did not open\n")
+            return failureExitCode
+        }
+        do {
+            if interactive {
+                return try TerminalApp.run(session: session, currentAlbumID: state.currentAlbumID)
+            }
+            let command = request.command == .interactive ? .list : request.command
             let runner = CommandRunner(session: session, options: request.options, console: console)
             try runner.run(command)
             return 0

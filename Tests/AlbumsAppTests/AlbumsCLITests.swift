@@ -161,6 +161,32 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("home/.local/share/albums/library.sqlite").path))
     }
 
+    @Test func launchReportFollowsTheCommandOnStandardError() throws {
+        try withLibrary { albums, _ in
+            let result = try albums("--launch-report", "delete", "1")
+            #expect(result.status == 0, "\(result)")
+            #expect(result.output == "Deleted “Best of Bowie” (position 1)\n")
+            for command in ["open-library", "seed-defaults", "restore-current-album"] {
+                #expect(result.error.contains(command), "\(result)")
+            }
+            #expect(result.error.contains("critical path"))
+            // Without the option, nothing on stderr.
+            #expect(try albums("list").error.isEmpty)
+        }
+    }
+
+    @Test func launchReportShowsWhereALaunchFailed() throws {
+        try withLibrary { _, folder in
+            let path = folder.appendingPathComponent("notes.txt").path
+            try Data("notes".utf8).write(to: URL(fileURLWithPath: path))
+            let result = try AlbumsProcess(database: path)("--launch-report", "list")
+            #expect(result.status == 1)
+            #expect(result.error.contains("failed"))
+            #expect(result.error.contains("skipped"))
+            #expect(result.error.hasSuffix("is not an albums library (not an SQLite database)\n"), "\(result)")
+        }
+    }
+
     @Test func helpAndVersionSucceed() throws {
         try withLibrary { albums, _ in
             let help = try albums.run(["--help"])

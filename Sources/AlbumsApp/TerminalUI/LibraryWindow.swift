@@ -25,7 +25,12 @@ final class LibraryWindow {
     /// Set when something visible changed since the last draw.
     var needsRedraw = true
 
-    init(session: LibrarySession) throws {
+    /// Creates the window.
+    ///
+    /// - Parameters:
+    ///   - session: The open library.
+    ///   - currentAlbumID: The album to show first (restored at launch); the first one when `nil`.
+    init(session: LibrarySession, currentAlbumID: UUID?) throws {
         self.session = session
         undoButton.setTarget(self, action: LibraryWindow.undo)
         redoButton.setTarget(self, action: LibraryWindow.redo)
@@ -38,7 +43,7 @@ final class LibraryWindow {
                 self?.refreshToolbar()
             }
         }
-        try reload(currentID: session.library.currentAlbumID())
+        try reload(currentID: currentAlbumID)
     }
 
     private var toolbarControls: [(key: String, control: ActionControl)] {
