@@ -204,6 +204,31 @@ struct TerminalUITests {
         _ = try tmux.waitUntilExit()
     }
 
+    @Test func redrawsOnResizeAndSurvivesControlCharacters() throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        // An album whose fields would clear the screen and ring the bell if printed raw.
+        let added = try AlbumsProcess(database: database)("add", "--title", "Evil\u{1B}[2J\u{07}", "--artist", "Line\nBreak", "--at", "1")
+        try #require(added.status == 0, "\(added)")
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try tmux.start(database: database)
+        let screen = try tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
+        #expect(screen.contains("┃Evil␛[2J␇"))
+        #expect(screen.contains("Artist  Line␊Break"))
+        #expect(screen.contains("albums · 6 albums"))
+
+        try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "50", "-y", "20"])
+        let small = try tmux.waitForScreen("the narrow layout") { $0.contains("[q]") && !$0.contains("Staring at the Sun") }
+        #expect(small.split(separator: "\n").allSatisfy { $0.count <= 50 })
+        #expect(small.contains("1 of 6"))
+        try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "120", "-y", "40"])
+        try tmux.waitForScreen("the wide layout again") { $0.contains("Nothing Like The Sun") && $0.contains("[q] Quit") }
+        try tmux.send("q")
+        #expect(try tmux.waitUntilExit() == "0")
+    }
+
     @Test func addAnAlbumThroughTheForm() throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
