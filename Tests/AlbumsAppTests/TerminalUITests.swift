@@ -229,6 +229,29 @@ struct TerminalUITests {
         #expect(try tmux.waitUntilExit() == "0")
     }
 
+    @Test func aChangeFromTheCommandLineIsNotMistakenForTheAlbumOnScreen() throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        let cli = AlbumsProcess(database: database)
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try tmux.start(database: database)
+        try tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
+        // While the UI shows "Best of Bowie", another process deletes it.
+        #expect(try cli("delete", "1").status == 0)
+        try tmux.send("d")
+        try tmux.waitForScreen("the refusal") { $0.contains("“Best of Bowie” is no longer in the library") }
+        // Nothing else was deleted, and the UI now knows the other process's step.
+        #expect(try cli("list").output.split(separator: "\n").count == 4)
+        try tmux.waitForScreen("the other process's step") { $0.contains("Undo Delete “Best of Bowie”") }
+        try tmux.send("u")
+        try tmux.waitForScreen("the album back") { $0.contains("Undid Delete “Best of Bowie”") }
+        #expect(try cli("list").output.split(separator: "\n").count == 5)
+        try tmux.send("q")
+        #expect(try tmux.waitUntilExit() == "0")
+    }
+
     @Test func addAnAlbumThroughTheForm() throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
