@@ -1,4 +1,5 @@
 public import CommandStore
+import Foundation
 
 /// An open album library: its albums (``library``) and its durable undo history.
 ///
@@ -105,18 +106,29 @@ public final class LibrarySession {
 
     /// Appends albums as one undoable step, all or nothing.
     ///
+    /// The albums are staged in the library's import table and the command pushed, in one
+    /// transaction: the history row names the batch and stays small.
+    ///
     /// - Parameters:
-    ///   - albums: The albums, validated.
-    ///   - progress: Called now and then with the number appended so far.
+    ///   - albums: The albums, validated; at least one.
+    ///   - progress: Called now and then with the number staged so far.
     /// - Returns: The command as it ran.
-    /// - Throws: ``LibraryError``, or a storage error; the library is then unchanged.
+    /// - Throws: ``LibraryError``, or a storage error; the library and history are then unchanged.
     @discardableResult
     public func importAlbums(_ albums: [Album], progress: ((Int) -> Void)? = nil) throws -> ImportAlbumsCommand {
-        var command = ImportAlbumsCommand(albums: albums)
+        var command = ImportAlbumsCommand(batch: UUID(), count: albums.count, firstTitle: albums.first?.title ?? "")
         command.firstPosition = try library.count() + 1
-        library.importProgress = progress
-        defer { library.importProgress = nil }
-        try history.push(ImportAlbumsCommand(albums: albums))
+        do {
+            try database.inTransaction {
+                command.batch = try library.stageImport(albums, progress: progress)
+                try history.push(ImportAlbumsCommand(batch: command.batch, count: albums.count, firstTitle: command.firstTitle))
+                return .commit
+            }
+        } catch {
+            // The history saw a push that was rolled back with our transaction: forget it.
+            try? history.reload()
+            throw error
+        }
         return command
     }
 }

@@ -7,6 +7,7 @@ import Testing
 private func makeLibrary(seeded: Bool = true) throws -> LibraryAPI {
     let database = try Database.inMemory()
     try database.execute(LibraryFile.schema)
+    try database.execute(LibraryFile.importBatchSchema)
     let library = LibraryAPI(database: database)
     if seeded { try library.seedDefaultsIfNeeded() }
     return library
@@ -162,7 +163,8 @@ struct SplitMix64 {
         var add = AddAlbumCommand(album: Album(title: "Blue Train", artist: "John Coltrane"), position: 2)
         var edit = EditAlbumCommand(position: 1, changes: AlbumChanges(title: "Best of Bowie (Remaster)", year: 2002))
         var move = MoveAlbumCommand(from: 1, to: 6)
-        var importing = ImportAlbumsCommand(albums: [Album(title: "X", artist: "Y"), Album(title: "Z", artist: "W")])
+        let batch = try library.stageImport([Album(title: "X", artist: "Y"), Album(title: "Z", artist: "W")])
+        var importing = ImportAlbumsCommand(batch: batch, count: 2, firstTitle: "X")
         try add.redo(on: library)
         try edit.redo(on: library)
         try move.redo(on: library)
@@ -179,12 +181,16 @@ struct SplitMix64 {
         try edit.undo(on: library)
         try add.undo(on: library)
         #expect(try library.albums() == before)
+        // Redo after undo brings the same albums back (the batch kept them).
+        try importing.redo(on: library)
+        #expect(try titles(library).suffix(2) == ["X", "Z"])
     }
 
     @Test func importWithATakenIDFailsNamingTheAlbum() throws {
         let library = try makeLibrary()
         let taken = try library.album(at: 4)
-        var command = ImportAlbumsCommand(albums: [Album(title: "New", artist: "A"), taken])
+        let batch = try library.stageImport([Album(title: "New", artist: "A"), taken])
+        var command = ImportAlbumsCommand(batch: batch, count: 2, firstTitle: "New")
         do {
             try library.database.inTransaction {
                 try command.redo(on: library)
