@@ -356,6 +356,15 @@ import Testing
         }
     }
 
+    @Test func aFolderIsNotALibrary() throws {
+        try withLibrary { _, folder in
+            let result = try AlbumsProcess(database: folder.path)("list")
+            #expect(result.status == 1, "\(result)")
+            #expect(result.error == "albums: \(folder.path) is a folder, not an albums library\n")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        }
+    }
+
     @Test func controlCharactersInFieldsNeverReachTheTerminal() throws {
         try withLibrary { albums, _ in
             let added = try albums("add", "--title", "Evil\u{1B}[2J\u{07}Title", "--artist", "A\nB")
