@@ -12,8 +12,11 @@ private final class TmuxSession {
     let socket = "albums-e2e-\(UUID().uuidString.prefix(8))"
     let name = "albums"
 
+    /// tmux is installed, and `/proc` tells a process's children (Linux, where CI runs these).
     static var isAvailable: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/tmux")
+        let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+        return tmux.contains { FileManager.default.isExecutableFile(atPath: $0) }
+            && FileManager.default.fileExists(atPath: "/proc/self/task")
     }
 
     /// Runs a tmux client command and waits for it with `waitpid`.
