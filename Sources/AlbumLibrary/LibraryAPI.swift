@@ -222,6 +222,20 @@ public final class LibraryAPI {
         return batch
     }
 
+    /// Deletes every staged album: after a push, no undone import is left to redo them.
+    ///
+    /// - Throws: ``DatabaseError``.
+    public func discardStagedImports() throws {
+        try database.execute("DELETE FROM import_batch")
+    }
+
+    /// The number of albums staged in import batches (those of undone imports).
+    ///
+    /// - Throws: ``DatabaseError``.
+    public func stagedImportCount() throws -> Int {
+        try database.fetchOne("SELECT count(*) FROM import_batch")?.decode(Int.self, at: 0) ?? 0
+    }
+
     /// Moves a staged batch to the end of the library, in order, and empties the batch.
     func unstageImport(_ batch: UUID, expectedCount: Int) throws {
         let staged = try database.fetchOne("SELECT count(*) FROM import_batch WHERE batch = ?", [batch.uuidString])?

@@ -56,7 +56,7 @@ public final class LibrarySession {
     @discardableResult
     public func add(_ album: Album, at position: Int? = nil) throws -> AddAlbumCommand {
         let command = AddAlbumCommand(album: album, position: try position ?? (library.count() + 1))
-        try history.push(command)
+        try push(command)
         return command
     }
 
@@ -70,7 +70,7 @@ public final class LibrarySession {
         var command = DeleteAlbumCommand(position: position)
         // Read first, for the caller's message; the command finds it again when it runs.
         command.album = try library.album(at: position)
-        try history.push(DeleteAlbumCommand(position: position))
+        try push(DeleteAlbumCommand(position: position))
         return command
     }
 
@@ -85,7 +85,7 @@ public final class LibrarySession {
     public func edit(at position: Int, changes: AlbumChanges) throws -> EditAlbumCommand {
         var command = EditAlbumCommand(position: position, changes: changes)
         command.before = try library.album(at: position)
-        try history.push(EditAlbumCommand(position: position, changes: changes))
+        try push(EditAlbumCommand(position: position, changes: changes))
         return command
     }
 
@@ -100,7 +100,7 @@ public final class LibrarySession {
     public func move(from: Int, to: Int) throws -> MoveAlbumCommand {
         var command = MoveAlbumCommand(from: from, to: to)
         command.title = try library.album(at: from).title
-        try history.push(MoveAlbumCommand(from: from, to: to))
+        try push(MoveAlbumCommand(from: from, to: to))
         return command
     }
 
@@ -122,6 +122,8 @@ public final class LibrarySession {
             try database.inTransaction {
                 command.batch = try library.stageImport(albums, progress: progress)
                 try history.push(ImportAlbumsCommand(batch: command.batch, count: albums.count, firstTitle: command.firstTitle))
+                // The push consumed the new batch; any other is an undone import the push dropped.
+                try library.discardStagedImports()
                 return .commit
             }
         } catch {
@@ -130,6 +132,21 @@ public final class LibrarySession {
             throw error
         }
         return command
+    }
+
+    /// Pushes a command and, in the same transaction, discards the albums of undone imports:
+    /// a push drops the redo tail, so they can never be redone.
+    private func push<Command: PersistentCommand>(_ command: Command) throws where Command.Receiver == LibraryAPI {
+        do {
+            try database.inTransaction {
+                try history.push(command)
+                try library.discardStagedImports()
+                return .commit
+            }
+        } catch {
+            try? history.reload()
+            throw error
+        }
     }
 }
 
