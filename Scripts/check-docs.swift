@@ -125,8 +125,12 @@ func check(module: String, catalog: String, graphDirectory: String) throws -> [S
         problems.append("\(module): \(path.joined(separator: "/")) (\(kind)) is in no `## Topics` section")
     }
 
-    let sources = files(under: "Snippets", extension: "swift") + files(under: "Tests/DocumentationExamplesTests", extension: "swift")
-    let compiled = try sources.map { normalized(try read($0).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)) }
+    let sources =
+        files(under: "Snippets", extension: "swift")
+        + files(under: "Tests/DocumentationExamplesTests", extension: "swift")
+    let compiled = try sources.map {
+        normalized(try read($0).split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
+    }
     for page in pages {
         for block in swiftBlocks(try read(page)) {
             if let exemption = block.exemption {
@@ -135,7 +139,9 @@ func check(module: String, catalog: String, graphDirectory: String) throws -> [S
             }
             let needle = normalized(block.lines)
             if !needle.isEmpty, !compiled.contains(where: { contains($0, needle) }) {
-                problems.append("\(page):\(block.line): swift block is in no file under Snippets/ or Tests/DocumentationExamplesTests/")
+                problems.append(
+                    "\(page):\(block.line): swift block is in no file under Snippets/ or Tests/DocumentationExamplesTests/"
+                )
             }
         }
     }

@@ -20,7 +20,7 @@ do {
 // The next launch: the album is still deleted, and its Delete can still be undone.
 do {
     let session = try LibrarySession.open(path: path)
-    print(session.undoText ?? "nothing to undo")   // Delete “Blue”
-    print(try session.undo())                      // ["Delete “Blue”"]
+    print(session.undoText ?? "nothing to undo")  // Delete “Blue”
+    print(try session.undo())  // ["Delete “Blue”"]
     print(try session.library.albums().map(\.title))  // ["Blue", "Kind of Blue"]
 }

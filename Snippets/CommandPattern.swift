@@ -93,5 +93,5 @@ final class AlbumsController {
 let controller = AlbumsController(library: LibraryAPI(albums: ["Abbey Road", "Blue", "Kind of Blue"]))
 controller.currentAlbumIndex = 1
 controller.deleteButton.sendAction()  // the user taps Delete: "Blue" is gone, Undo is enabled
-controller.undoButton.sendAction()    // the user taps Undo: "Blue" is back at 1, Undo is disabled
+controller.undoButton.sendAction()  // the user taps Undo: "Blue" is back at 1, Undo is disabled
 print(controller.library.albums, controller.undoButton.isEnabled)  // ["Abbey Road", "Blue", "Kind of Blue"] false

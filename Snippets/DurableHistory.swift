@@ -8,9 +8,12 @@ import Foundation
 struct MissingAlbum: Error {}
 
 final class Library {
-    static let schema = Schema(identifier: "library", migrations: [
-        Migration(version: 1, name: "albums", sql: "CREATE TABLE album (id INTEGER PRIMARY KEY, title TEXT NOT NULL)"),
-    ])
+    static let schema = Schema(
+        identifier: "library",
+        migrations: [
+            Migration(
+                version: 1, name: "albums", sql: "CREATE TABLE album (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
+        ])
 
     let database: Database
     init(database: Database) { self.database = database }
@@ -46,9 +49,9 @@ struct AddAlbum: PersistentCommand {
 
 struct DeleteAlbum: PersistentCommand {
     static let kind = "library.delete"  // stored with every entry: never change it
-    static let version = 2              // version 1 stored the album's ID under "id"
+    static let version = 2  // version 1 stored the album's ID under "id"
     let albumID: Int64
-    var deleted: String?                // captured by redo, so undo can put the album back
+    var deleted: String?  // captured by redo, so undo can put the album back
 
     var text: String { "Delete Album" }
 
@@ -118,7 +121,7 @@ do {
     try history.push(AddAlbum(id: 1, title: "Blue"))
     try history.push(AddAlbum(id: 2, title: "Hejira"))
     try history.push(DeleteAlbum(albumID: 1))  // deletes and records, in one transaction
-    try history.setClean()                     // "saved": survives the process too
+    try history.setClean()  // "saved": survives the process too
     print(try history.receiver.titles(), history.undoText)  // ["Hejira"] Delete Album
     history.database.close()
 }
@@ -128,8 +131,8 @@ do {
 do {
     let history = try openHistory(at: path)
     print(history.canUndo, history.undoText, history.isClean)  // true Delete Album true
-    try history.undo()                                         // the album is back
-    print(try history.receiver.titles())                       // ["Blue", "Hejira"]
+    try history.undo()  // the album is back
+    print(try history.receiver.titles())  // ["Blue", "Hejira"]
 
     // A command that fails part-way leaves nothing: its writes roll back with the history's.
     let clash = ImportAlbums(albums: [

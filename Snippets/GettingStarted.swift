@@ -44,7 +44,7 @@ struct AddAlbumChecked: Command {
 let checked = await Invoker {
     AddAlbumChecked(library: library, title: "Hejira", capacity: 3)
     AddAlbumChecked(library: library, title: "Court and Spark", capacity: 3)  // throws: full
-    AddAlbum(library: library, title: "Mingus")                              // skipped
+    AddAlbum(library: library, title: "Mingus")  // skipped
 }.run()
 print(checked)
 // #0 AddAlbumChecked: succeeded
@@ -97,7 +97,7 @@ struct ExportLibrary: AsyncCommand, Sendable {
 let queue = CommandQueue()
 let titles = library.albums  // commands cross into the queue's domain: Sendable values only
 let export = queue.enqueue(ExportLibrary(titles: titles))  // returns at once
-let count = queue.enqueue { titles.count }                  // a closure with a result
-try await export.value            // wait for one command (rethrows its error)
-print(try await count.value)      // 3
-try await queue.waitUntilIdle()   // or for everything enqueued so far
+let count = queue.enqueue { titles.count }  // a closure with a result
+try await export.value  // wait for one command (rethrows its error)
+print(try await count.value)  // 3
+try await queue.waitUntilIdle()  // or for everything enqueued so far

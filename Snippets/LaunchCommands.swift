@@ -29,10 +29,11 @@ struct PushServiceCommand: AppCommand {
 }
 
 let options = LaunchOptions(arguments: ["albums"], environment: [:])
-let appInvoker = AppInvoker(commands: [
-    CrashReporterCommand(),
-    PushServiceCommand(launchOptions: options),
-], options: options)
+let appInvoker = AppInvoker(
+    commands: [
+        CrashReporterCommand(),
+        PushServiceCommand(launchOptions: options),
+    ], options: options)
 let firstReport = try await appInvoker.run()
 print(firstReport.table())
 

@@ -25,14 +25,14 @@ let undoButton = stack.makeUndoControl()  // disabled: nothing to undo
 
 try stack.push(DeleteAlbum(library: library, index: 1))  // runs redo(): "Blue" is deleted
 print(undoButton.title, undoButton.isEnabled)  // Undo Delete Album true
-undoButton.sendAction()                        // undo(): "Blue" is back at index 1
-print(undoButton.isEnabled)                    // false
+undoButton.sendAction()  // undo(): "Blue" is back at index 1
+print(undoButton.isEnabled)  // false
 
-try stack.redo()                // "Blue" is deleted again
+try stack.redo()  // "Blue" is deleted again
 try stack.push(DeleteAlbum(library: library, index: 0))
 print(stack.count, stack.index, stack.undoText)  // 2 2 Delete Album
-try stack.setIndex(0)           // undo both: back to the start
-print(library.albums)           // ["Abbey Road", "Blue", "Kind of Blue"]
+try stack.setIndex(0)  // undo both: back to the start
+print(library.albums)  // ["Abbey Road", "Blue", "Kind of Blue"]
 
 // MARK: Merging consecutive commands
 
@@ -62,7 +62,7 @@ let editor = UndoStack()
 for character in "Hello world" {
     try editor.push(Typing(document: document, typed: String(character)))
 }
-print(editor.count)   // 3: "Hello", " ", "world"
+print(editor.count)  // 3: "Hello", " ", "world"
 try editor.undo()
 print(document.text)  // "Hello "
 
@@ -73,25 +73,27 @@ try editor.push(Typing(document: document, typed: "big "))
 try editor.push(Typing(document: document, typed: "world"))
 try editor.endMacro()
 print(editor.undoText)  // Replace All
-try editor.undo()       // both children, in reverse order: one step
+try editor.undo()  // both children, in reverse order: one step
 
-let batch = UndoMacro("Delete 2 Albums", children: [
-    DeleteAlbum(library: library, index: 2),
-    DeleteAlbum(library: library, index: 0),
-])
+let batch = UndoMacro(
+    "Delete 2 Albums",
+    children: [
+        DeleteAlbum(library: library, index: 2),
+        DeleteAlbum(library: library, index: 0),
+    ])
 try stack.push(batch)
 print(library.albums)  // ["Blue"]
 
 // MARK: Clean state and limits
 
-stack.setClean()                  // the document was saved here
+stack.setClean()  // the document was saved here
 try stack.undo()
-print(stack.isClean)              // false: show "edited" in the title bar
+print(stack.isClean)  // false: show "edited" in the title bar
 try stack.redo()
 print(stack.isClean, stack.cleanIndex ?? -1)  // true 1
 
 let bounded = UndoStack(undoLimit: 100)  // keeps the 100 most recent entries
-bounded.undoLimit = 10                   // may change at any time: the oldest go at once
+bounded.undoLimit = 10  // may change at any time: the oldest go at once
 print(bounded.undoLimit)
 
 // MARK: Registration style (UndoManager's model)
@@ -120,9 +122,9 @@ playlist.insert("Blue in Green", at: 1)
 playlist.insert("Freddie Freeloader", at: 1)
 try playlist.undo.endUndoGrouping()
 print(playlist.undo.undoMenuItemTitle)  // Undo Add Song
-try playlist.undo.undo()                // removes both songs of the group
-try playlist.undo.redo()                // what undo registered is the redo
-print(playlist.songs)                   // ["So What", "Freddie Freeloader", "Blue in Green"]
+try playlist.undo.undo()  // removes both songs of the group
+try playlist.undo.redo()  // what undo registered is the redo
+print(playlist.songs)  // ["So What", "Freddie Freeloader", "Blue in Green"]
 
 // MARK: Observing a history
 
