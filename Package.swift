@@ -52,6 +52,10 @@ let package = Package(
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
 
+        // Fuzzing (Scripts/fuzz.sh builds these with -sanitize=fuzzer -D FUZZING; plain builds replay inputs).
+        .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
+        .executableTarget(name: "fuzz-stored-commands", dependencies: ["CommandStore", "CommandKit", "FuzzSupport"]),
+
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
         // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
         .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
