@@ -65,6 +65,11 @@ let package = Package(
             dependencies: ["CommandStore", "CommandKit", "commandstore-crash-child"]
         ),
         .testTarget(name: "AlbumLibraryTests", dependencies: ["AlbumLibrary", "CommandStore", "CommandKit"]),
+        // Reliability and security suite: fuzz replays, damaged files, permissions, SQL safety (RELIABILITY.md).
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: ["CommandStore", "CommandKit", "fuzz-stored-commands"]
+        ),
         // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
         .testTarget(name: "AlbumsAppTests", dependencies: ["AlbumsApp", "AlbumLibrary", "albums"]),
     ],
