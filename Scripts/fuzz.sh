@@ -2,7 +2,7 @@
 # Fuzzes every fuzz target with libFuzzer for the given time each (default 60 s), starting from the
 # committed seed corpus in Fuzz/<name>/corpus, and prints executions and time per target.
 #
-#   Scripts/fuzz.sh [seconds] [target...]     targets: stored-commands (default: all)
+#   Scripts/fuzz.sh [seconds] [target...]     targets: stored-commands cli-arguments album-import (default: all)
 #
 # Build: `--scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING`.
 # New interesting inputs go to fuzz-out/<name>/corpus (not committed; copy the useful ones into
@@ -13,7 +13,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 seconds="${1:-60}"
 shift || true
-all_targets=(stored-commands)
+all_targets=(stored-commands cli-arguments album-import)
 targets=("${@:-${all_targets[@]}}")
 
 for name in "${targets[@]}"; do
@@ -30,11 +30,13 @@ for name in "${targets[@]}"; do
     mkdir -p "$out/corpus"
     log="$out/fuzz.log"
     echo "fuzz: $name for ${seconds}s"
+    dictionary=()
+    [ -f "Fuzz/$name/dictionary" ] && dictionary=(-dict="Fuzz/$name/dictionary")
     start=$(date +%s)
     # -timeout: one input running over 10 s is a hang, reported as a crash. -rss_limit_mb bounds memory.
     if ".build-fuzz/debug/fuzz-$name" "$out/corpus" "Fuzz/$name/corpus" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$out/" >"$log" 2>&1; then
+        -artifact_prefix="$out/" "${dictionary[@]}" >"$log" 2>&1; then
         result=ok
     else
         result=CRASH
