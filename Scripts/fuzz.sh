@@ -13,7 +13,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 seconds="${1:-60}"
 shift || true
-all_targets=(stored-commands cli-arguments album-import)
+# Every fuzz-* executable target Package.swift declares.
+mapfile -t all_targets < <(grep -o 'executableTarget(name: "fuzz-[a-z-]*"' Package.swift | sed 's/.*"fuzz-//; s/"$//')
 targets=("${@:-${all_targets[@]}}")
 
 for name in "${targets[@]}"; do
