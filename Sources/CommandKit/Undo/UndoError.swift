@@ -14,8 +14,7 @@ public struct UndoError: Error, Sendable, CustomStringConvertible {
         /// Creates a code from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// The code's name.
-        /// The code, followed by the wrapped errors' descriptions.
-    public var description: String { rawValue }
+        public var description: String { rawValue }
 
         /// `endMacro()` or `endUndoGrouping()` without a matching begin.
         public static let unbalancedGrouping = Code(rawValue: "unbalancedGrouping")
@@ -40,6 +39,7 @@ public struct UndoError: Error, Sendable, CustomStringConvertible {
         self.rollback = rollback.map { String(describing: $0) }
     }
 
+    /// The code, followed by the wrapped errors' descriptions.
     public var description: String {
         var text = "UndoError(\(code))"
         if let underlying { text += ": \(underlying)" }

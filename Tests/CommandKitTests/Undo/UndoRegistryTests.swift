@@ -65,7 +65,10 @@ private final class AlbumShelf {
         try shelf.undo.redo()
         try shelf.undo.redo()
         #expect(shelf.albums == ["Blue"])
-        #expect(shelf.seenPhases == ["undoing", "redoing", "undoing", "undoing", "undoing", "redoing", "redoing", "redoing"])
+        #expect(
+            shelf.seenPhases == [
+                "undoing", "redoing", "undoing", "undoing", "undoing", "redoing", "redoing", "redoing",
+            ])
         #expect(!shelf.undo.isUndoing && !shelf.undo.isRedoing)
     }
 

@@ -390,7 +390,9 @@ struct ReferenceModel {
             let modelTexts = model.entries.map(\.text)
             if realTexts != modelTexts { problems.append("texts \(realTexts) != model \(modelTexts)") }
             if doc.applied != model.doc { problems.append("document \(doc.applied) != model \(model.doc)") }
-            if doc.outOfOrder != model.outOfOrder { problems.append("out-of-order undos \(doc.outOfOrder) != model \(model.outOfOrder)") }
+            if doc.outOfOrder != model.outOfOrder {
+                problems.append("out-of-order undos \(doc.outOfOrder) != model \(model.outOfOrder)")
+            }
             if pure, doc.outOfOrder != 0 { problems.append("an undo ran out of order") }
             if let recorder {
                 let events = recorder.take()
@@ -418,7 +420,8 @@ struct ReferenceModel {
             do { try real() } catch { realError = error }
             do { try reference() } catch { modelError = error }
             if (realError == nil) != (modelError == nil) {
-                return "\(name): stack threw \(String(describing: realError)), model threw \(String(describing: modelError))"
+                return
+                    "\(name): stack threw \(String(describing: realError)), model threw \(String(describing: modelError))"
             }
             return nil
         }
@@ -453,22 +456,26 @@ struct ReferenceModel {
                     { if !model.endMacro() { throw UndoError(.unbalancedGrouping) } }
                 )
             case 85..<90:
-                mismatch = both("setClean", { stack.setClean() }, { if model.macros.isEmpty { model.clean = model.index } })
+                mismatch = both(
+                    "setClean", { stack.setClean() }, { if model.macros.isEmpty { model.clean = model.index } })
             case 90..<92:
                 mismatch = both("resetClean", { stack.resetClean() }, { model.clean = nil })
             case 92..<93 where !pure:
-                mismatch = both("clear", { stack.clear() }, {
-                    model.entries = []
-                    model.macros = []
-                    model.index = 0
-                    model.clean = 0
-                })
+                mismatch = both(
+                    "clear", { stack.clear() },
+                    {
+                        model.entries = []
+                        model.macros = []
+                        model.index = 0
+                        model.clean = 0
+                    })
             case 93..<96 where !pure:
                 let limit = Int(rng.next() % 6)
                 mismatch = both("limit \(limit)", { stack.undoLimit = limit }, { model.setLimit(limit) })
             case 96..<100 where !pure:
                 let countdown = Int(rng.next() % 3) + 1
-                mismatch = both("fail in \(countdown)", { doc.failCountdown = countdown }, { model.failCountdown = countdown })
+                mismatch = both(
+                    "fail in \(countdown)", { doc.failCountdown = countdown }, { model.failCountdown = countdown })
             default:
                 mismatch = both("undo", { try stack.undo() }, { try model.undo() })
             }

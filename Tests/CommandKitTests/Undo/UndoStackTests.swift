@@ -471,13 +471,58 @@ import Testing
         #expect(stack.state == state(index: 0, count: 1, redo: "Three"))
     }
 
-    @Test func reentrantCallsAreRefused() async throws {
-        // A command that pushes onto its own stack would corrupt it: documented as a trap.
-        // Here only the guard's flag is observed (a trap cannot be tested in-process).
-        let stack = UndoStack()
-        #expect(!stack.isPerforming)
-        try stack.push(AppendLine(UndoTestDocument(), "a"))
-        #expect(!stack.isPerforming)
+    @Test func aCommandCallingBackIntoItsStackTraps() async {
+        // Documented as a precondition failure rather than a corrupted history.
+        await #expect(processExitsWith: .failure) {
+            final class Holder {
+                var stack: UndoStack?
+            }
+            struct Reentrant: UndoCommand {
+                let holder: Holder
+                var text: String { "Reentrant" }
+                mutating func redo() throws { try holder.stack?.undo() }
+                mutating func undo() throws {}
+            }
+            let holder = Holder()
+            let stack = UndoStack()
+            holder.stack = stack
+            try? stack.push(Reentrant(holder: holder))
+        }
+    }
+
+    @Test func recordAddsAnAlreadyPerformedChange() throws {
+        let (stack, doc, events) = makeStack()
+        try stack.push(AppendLine(doc, "a"))
+        try stack.undo()
+        _ = events.take()
+        doc.lines.append("done by hand")
+        stack.record(AppendLine(doc, "done by hand"))  // not executed again
+        #expect(doc.lines == ["done by hand"])
+        #expect(stack.state == state(index: 1, count: 1, undo: "Add Line"))  // the redo tail is gone
+        #expect(events.take().map(\.operation) == [.push])
+        try stack.undo()
+        #expect(doc.lines.isEmpty)
+    }
+
+    @Test func userBuiltMacrosNestAndRunInOrder() throws {
+        let (stack, doc, _) = makeStack()
+        let inner = UndoMacro("Inner", children: [AppendLine(doc, "b"), AppendLine(doc, "c")])
+        let outer = UndoMacro("Outer", actionText: "Paste All", children: [AppendLine(doc, "a"), inner])
+        try stack.push(outer)
+        #expect(doc.lines == ["a", "b", "c"])
+        #expect(stack.state == state(index: 1, count: 1, undo: "Paste All"))
+        #expect(texts(stack) == ["Outer"])
+        try stack.undo()
+        #expect(doc.lines.isEmpty)
+        try stack.redo()
+        #expect(doc.lines == ["a", "b", "c"])
+    }
+
+    @Test func negativeLimitMeansNoLimit() throws {
+        let (stack, doc, _) = makeStack(undoLimit: -3)
+        #expect(stack.undoLimit == 0)
+        for line in ["a", "b", "c"] { try stack.push(AppendLine(doc, line)) }
+        #expect(stack.count == 3)
     }
 
     @Test func changesStreamDeliversEventsInOrder() async throws {
