@@ -1,6 +1,155 @@
-/// The albums suite (owned by its module's issue; this file is replaced when it lands).
+import AlbumLibrary
+import Foundation
+
+/// The albums suite: bulk import speed, and whether one command's cost grows with the library.
+///
+///     swift build -c release --product albums && swift run -c release command-bench albums [--albums N] [--repeat R]
+///
+/// 1. `import_albums_per_second`: appending N generated albums to a library in one undoable
+///    step, in-process (LibrarySession.importAlbums: validation done, SQLite insert + history record).
+/// 2. `import_process_albums_per_second`: the same through the `albums import FILE` process
+///    (JSON parsing, validation, start-up included).
+/// 3. `delete_undo_ratio`: the wall-clock time of `albums delete 1` + `albums undo` (two whole
+///    processes) on the N-album library divided by the same on a new 5-album library; the
+///    median of R runs each. Target: at most 1.5 (nothing may load or rewrite the whole library).
+///
+/// Prints `key=value` lines. Needs the `albums` executable built in the same configuration
+/// (it is looked up next to `command-bench`, or given with `--binary PATH`).
 enum AlbumsBenchmark {
     static func run(_ arguments: [String]) throws {
-        throw BenchmarkError("the albums suite is not built yet")
+        var count = 100_000
+        var repeats = 5
+        var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("albums").path
+        var index = 0
+        while index < arguments.count {
+            let name = arguments[index]
+            guard index + 1 < arguments.count else { throw BenchmarkError("\(name) needs a value") }
+            let value = arguments[index + 1]
+            switch name {
+            case "--albums": count = try positive(value, name)
+            case "--repeat": repeats = try positive(value, name)
+            case "--binary": binary = value
+            default: throw BenchmarkError("unknown option \(name) (use --albums N, --repeat R, --binary PATH)")
+            }
+            index += 2
+        }
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw BenchmarkError("no albums executable at \(binary): build it first (swift build -c release --product albums)")
+        }
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("albums-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let albums = (0..<count).map { number in
+            Album(
+                title: "Album \(number)",
+                artist: "Artist \(number % 977)",
+                genre: ["Pop", "Rock", "Jazz", "Folk"][number % 4],
+                year: 1950 + number % 70,
+                coverURL: URL(string: "https://example.com/covers/\(number).jpg")
+            )
+        }
+        print("suite=albums")
+        print("albums=\(count)")
+        print("repeat=\(repeats)")
+
+        // 1. In-process import into a new library (which starts with the five defaults).
+        let bigPath = folder.appendingPathComponent("big.sqlite").path
+        do {
+            let session = try LibrarySession.open(path: bigPath)
+            try session.library.seedDefaultsIfNeeded()
+            let clock = ContinuousClock()
+            let elapsed = try clock.measure {
+                try session.importAlbums(albums)
+            }
+            print("import_seconds=\(format(seconds(elapsed)))")
+            print("import_albums_per_second=\(Int(Double(count) / seconds(elapsed)))")
+            guard try session.library.count() == count + 5 else {
+                throw BenchmarkError("check failed: the library does not hold \(count + 5) albums after the import")
+            }
+        }
+
+        // 2. The same through the albums process, into another new library.
+        let file = folder.appendingPathComponent("albums.json")
+        try AlbumFile.encode(albums).write(to: file)
+        let processPath = folder.appendingPathComponent("process.sqlite").path
+        let processElapsed = try timeProcess(binary, ["--db", processPath, "import", file.path])
+        print("import_process_seconds=\(format(processElapsed))")
+        print("import_process_albums_per_second=\(Int(Double(count) / processElapsed))")
+
+        // 3. delete 1 + undo, whole processes, big library against the 5-album one.
+        let smallPath = folder.appendingPathComponent("small.sqlite").path
+        _ = try timeProcess(binary, ["--db", smallPath, "list"])
+        let bigExport = try output(binary, ["--db", bigPath, "show", "1"])
+        var small: [Double] = []
+        var big: [Double] = []
+        for _ in 0..<repeats {
+            small.append(try deleteAndUndo(binary, smallPath))
+            big.append(try deleteAndUndo(binary, bigPath))
+        }
+        guard try output(binary, ["--db", bigPath, "show", "1"]) == bigExport else {
+            throw BenchmarkError("check failed: delete 1 + undo did not restore the first album")
+        }
+        let ratio = median(big) / median(small)
+        print("delete_undo_small_seconds=\(format(median(small)))")
+        print("delete_undo_big_seconds=\(format(median(big)))")
+        print("delete_undo_ratio=\(format(ratio))")
+        print("delete_undo_ratio_target=1.5")
+        print("delete_undo_ratio_met=\(ratio <= 1.5)")
+    }
+
+    private static func positive(_ text: String, _ name: String) throws -> Int {
+        guard let value = Int(text), value > 0 else { throw BenchmarkError("\(name) needs a positive whole number") }
+        return value
+    }
+
+    private static func deleteAndUndo(_ binary: String, _ path: String) throws -> Double {
+        try timeProcess(binary, ["--db", path, "delete", "1"]) + timeProcess(binary, ["--db", path, "undo"])
+    }
+
+    /// Runs the process to completion and returns its wall-clock time in seconds; fails on a non-zero exit.
+    private static func timeProcess(_ binary: String, _ arguments: [String]) throws -> Double {
+        let clock = ContinuousClock()
+        var status: Int32 = 0
+        let elapsed = try clock.measure {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            status = process.terminationStatus
+        }
+        guard status == 0 else {
+            throw BenchmarkError("albums \(arguments.joined(separator: " ")) exited with \(status)")
+        }
+        return seconds(elapsed)
+    }
+
+    private static func output(_ binary: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    private static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    private static func format(_ value: Double) -> String {
+        String(format: "%.4f", value)
     }
 }

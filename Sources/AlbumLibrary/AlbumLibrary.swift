@@ -1,1 +1,0 @@
-// AlbumLibrary: module placeholder, replaced as the module's issue lands.

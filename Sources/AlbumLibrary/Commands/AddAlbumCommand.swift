@@ -1,0 +1,40 @@
+/// Adds an album at a position; undo removes it again.
+///
+/// Stored in the durable history as JSON, so `albums undo` in a later process can remove it.
+public struct AddAlbumCommand: Codable, Sendable, Hashable {
+    /// The album added.
+    public var album: Album
+    /// Where it goes (1-based); later albums move one place on.
+    public var position: Int
+
+    /// Creates the command.
+    ///
+    /// - Parameters:
+    ///   - album: The album, already validated.
+    ///   - position: From 1 to the number of albums plus one.
+    public init(album: Album, position: Int) {
+        self.album = album
+        self.position = position
+    }
+
+    /// "Add “Title”".
+    public var text: String { "Add “\(album.title)”" }
+
+    /// Inserts the album.
+    ///
+    /// - Parameter library: The receiver.
+    /// - Throws: ``LibraryError`` when the position is out of range.
+    public mutating func redo(on library: LibraryAPI) throws {
+        try library.insert(album, at: position)
+    }
+
+    /// Removes the album inserted by ``redo(on:)``.
+    ///
+    /// - Parameter library: The receiver.
+    /// - Throws: ``LibraryError`` when the library no longer matches the history.
+    public mutating func undo(on library: LibraryAPI) throws {
+        let found = try library.located(at: position)
+        try LibraryAPI.expect(found.album.id == album.id, "undo Add")
+        try library.removeAlbum(at: position)
+    }
+}

@@ -1,0 +1,47 @@
+public import CommandStore
+
+// The album commands as durable-history commands. Each kind is a stable name stored with every
+// history row: renaming one would make old histories unreadable, so they never change.
+
+extension AddAlbumCommand: PersistentCommand {
+    public typealias Receiver = LibraryAPI
+    /// The stored kind: `albums.add`.
+    public static let kind = "albums.add"
+}
+
+extension DeleteAlbumCommand: PersistentCommand {
+    public typealias Receiver = LibraryAPI
+    /// The stored kind: `albums.delete`.
+    public static let kind = "albums.delete"
+}
+
+extension EditAlbumCommand: PersistentCommand {
+    public typealias Receiver = LibraryAPI
+    /// The stored kind: `albums.edit`.
+    public static let kind = "albums.edit"
+}
+
+extension MoveAlbumCommand: PersistentCommand {
+    public typealias Receiver = LibraryAPI
+    /// The stored kind: `albums.move`.
+    public static let kind = "albums.move"
+}
+
+extension ImportAlbumsCommand: PersistentCommand {
+    public typealias Receiver = LibraryAPI
+    /// The stored kind: `albums.import`.
+    public static let kind = "albums.import"
+}
+
+extension LibraryAPI {
+    /// Every album command, for decoding a library's durable history.
+    public static var commandRegistry: CommandRegistry<LibraryAPI> {
+        var registry = CommandRegistry<LibraryAPI>()
+        registry.register(AddAlbumCommand.self)
+        registry.register(DeleteAlbumCommand.self)
+        registry.register(EditAlbumCommand.self)
+        registry.register(MoveAlbumCommand.self)
+        registry.register(ImportAlbumsCommand.self)
+        return registry
+    }
+}

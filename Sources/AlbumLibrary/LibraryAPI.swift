@@ -1,0 +1,352 @@
+public import CommandStore
+public import Foundation
+
+/// The album library's facade: the receiver every album command works on.
+///
+/// `LibraryAPI` reads and writes the albums of one library file through CommandStore's
+/// ``Database``, the same connection the durable history uses, so an album change and its
+/// history record commit in one transaction. Positions are 1-based, as `albums list` prints them.
+///
+/// Order is kept in a `sort_key` column with wide gaps between neighbours: adding, deleting or
+/// moving one album touches one row, never the whole library. Only when the gap between two
+/// neighbours is used up are the keys spread out again (rare, O(*n*)).
+///
+/// ```swift
+/// let library = LibraryAPI(database: db)
+/// let bowie = try library.album(at: 1)
+/// try library.removeAlbum(at: 1)
+/// try library.insert(bowie, at: 1)
+/// ```
+///
+/// - Important: Change albums through the album commands pushed on the durable history, so the
+///   change can be undone; calling the mutating methods directly bypasses the history.
+public final class LibraryAPI {
+    /// The connection the library reads and writes through.
+    public let database: Database
+
+    /// Told how many albums an import has appended so far, while one runs (for a progress bar).
+    public var importProgress: ((Int) -> Void)?
+
+    /// The distance between neighbouring sort keys when they are spread out.
+    static let keyGap: Int64 = 1 << 20
+
+    /// Creates the facade over an open, migrated library database.
+    ///
+    /// - Parameter database: A connection whose schema includes ``LibraryAPI/migrations``.
+    public init(database: Database) {
+        self.database = database
+    }
+
+    // MARK: - Reading
+
+    /// The number of albums.
+    ///
+    /// - Throws: ``DatabaseError`` if the library cannot be read.
+    /// - Complexity: O(*n*) inside SQLite (an index count), fast even for large libraries.
+    public func count() throws -> Int {
+        try database.fetchOne("SELECT count(*) FROM album")?.decode(Int.self, at: 0) ?? 0
+    }
+
+    /// Every album, in library order.
+    ///
+    /// - Returns: The albums; the first is at position 1.
+    /// - Throws: ``DatabaseError`` if the library cannot be read.
+    /// - Complexity: O(*n*).
+    public func albums() throws -> [Album] {
+        var albums: [Album] = []
+        let statement = try database.cachedStatement("SELECT \(Self.columns) FROM album ORDER BY sort_key")
+        try statement.forEachRow { row in albums.append(try Self.album(from: row)) }
+        return albums
+    }
+
+    /// The album at a position.
+    ///
+    /// - Parameter position: A position from 1 to ``count()``.
+    /// - Returns: The album.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` when there is no album there.
+    /// - Complexity: O(*position*).
+    public func album(at position: Int) throws -> Album {
+        try located(at: position).album
+    }
+
+    /// The position of the album with an id, or `nil` when it is not in the library.
+    ///
+    /// - Parameter id: The album's id.
+    /// - Returns: Its 1-based position.
+    /// - Complexity: O(*position*).
+    public func position(of id: UUID) throws -> Int? {
+        guard let key = try database.fetchOne("SELECT sort_key FROM album WHERE id = ?", [id.uuidString]) else {
+            return nil
+        }
+        let before = try database.fetchOne("SELECT count(*) FROM album WHERE sort_key < ?", [try key.decode(Int64.self, at: 0)])
+        return (try before?.decode(Int.self, at: 0) ?? 0) + 1
+    }
+
+    /// Whether an album with this id is in the library.
+    ///
+    /// - Parameter id: The id.
+    /// - Returns: `true` if it is.
+    public func contains(_ id: UUID) throws -> Bool {
+        try database.fetchOne("SELECT 1 FROM album WHERE id = ?", [id.uuidString]) != nil
+    }
+
+    // MARK: - Changing
+
+    /// Inserts an album so that it ends up at `position`; later albums move one place on.
+    ///
+    /// - Parameters:
+    ///   - album: The album; its id must not be in the library yet.
+    ///   - position: From 1 to ``count()`` + 1 (the end).
+    /// - Throws: ``LibraryError/Code/positionOutOfRange``, ``LibraryError/Code/invalidValue`` when the
+    ///   id is taken, or ``DatabaseError``.
+    /// - Complexity: O(*position*), plus O(*n*) on the rare occasions keys are spread out.
+    public func insert(_ album: Album, at position: Int) throws {
+        let key = try sortKey(forInsertingAt: position)
+        try insert(album, sortKey: key)
+    }
+
+    /// Appends albums at the end, in order, as one batch.
+    ///
+    /// - Parameter albums: The albums; none of their ids may be in the library.
+    /// - Throws: ``LibraryError/Code/invalidValue`` naming the first album whose id is taken
+    ///   (1-based, in `albums`), or ``DatabaseError``. Call it inside a transaction to make it all or nothing.
+    /// - Complexity: O(*m* log *n*) for *m* albums.
+    public func append(contentsOf albums: [Album], progress: ((Int) -> Void)? = nil) throws {
+        var key = (try database.fetchOne("SELECT max(sort_key) FROM album")?.decode(Int64?.self, at: 0) ?? 0)
+        for (offset, album) in albums.enumerated() {
+            key += Self.keyGap
+            do {
+                try insert(album, sortKey: key)
+            } catch let error as LibraryError {
+                throw LibraryError(error.code, "album \(offset + 1): \(error.message)")
+            }
+            if offset % 1024 == 1023 { progress?(offset + 1) }
+        }
+        progress?(albums.count)
+    }
+
+    /// Removes the album at a position; later albums move one place back.
+    ///
+    /// - Parameter position: From 1 to ``count()``.
+    /// - Returns: The removed album.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` or ``DatabaseError``.
+    /// - Complexity: O(*position*).
+    @discardableResult
+    public func removeAlbum(at position: Int) throws -> Album {
+        let found = try located(at: position)
+        try database.execute("DELETE FROM album WHERE rowid = ?", [found.rowID])
+        return found.album
+    }
+
+    /// Removes the albums at positions `first` through `first + count - 1`.
+    ///
+    /// - Parameters:
+    ///   - first: The first position to remove.
+    ///   - count: How many albums to remove.
+    /// - Returns: The removed albums, in order.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` when the range runs past the end.
+    public func removeAlbums(from first: Int, count: Int) throws -> [Album] {
+        guard count > 0 else { return [] }
+        let start = try located(at: first)
+        _ = try located(at: first + count - 1)
+        var removed: [Album] = []
+        var rowIDs: [Int64] = []
+        let statement = try database.cachedStatement(
+            "SELECT \(Self.columns), rowid FROM album WHERE sort_key >= ? ORDER BY sort_key LIMIT ?"
+        )
+        try statement.forEachRow([start.sortKey, count]) { row in
+            removed.append(try Self.album(from: row))
+            rowIDs.append(try row.decode(Int64.self, at: 7))
+        }
+        for rowID in rowIDs {
+            try database.execute("DELETE FROM album WHERE rowid = ?", [rowID])
+        }
+        return removed
+    }
+
+    /// Replaces the album at a position with another value of the same album.
+    ///
+    /// - Parameters:
+    ///   - position: From 1 to ``count()``.
+    ///   - album: The new value; its id replaces the old one's.
+    /// - Returns: The album that was there.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` or ``DatabaseError``.
+    @discardableResult
+    public func replaceAlbum(at position: Int, with album: Album) throws -> Album {
+        let found = try located(at: position)
+        try database.execute(
+            "UPDATE album SET id = ?, title = ?, artist = ?, genre = ?, year = ?, cover = ? WHERE rowid = ?",
+            [album.id.uuidString, album.title, album.artist, album.genre, album.year, album.coverURL?.absoluteString, found.rowID]
+        )
+        return found.album
+    }
+
+    /// Moves the album at `from` so that it ends up at `to`.
+    ///
+    /// - Parameters:
+    ///   - from: The album's position now, from 1 to ``count()``.
+    ///   - to: Its position afterwards, from 1 to ``count()``.
+    /// - Returns: The moved album.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` or ``DatabaseError``.
+    @discardableResult
+    public func moveAlbum(from: Int, to: Int) throws -> Album {
+        let found = try located(at: from)
+        _ = try located(at: to)
+        guard from != to else { return found.album }
+        try database.execute("DELETE FROM album WHERE rowid = ?", [found.rowID])
+        let key = try sortKey(forInsertingAt: to)
+        try insert(found.album, sortKey: key)
+        return found.album
+    }
+
+    // MARK: - The current album
+
+    /// The id of the album the scroller shows, remembered across launches.
+    ///
+    /// - Returns: The id, or `nil` when none was set or that album is gone.
+    public func currentAlbumID() throws -> UUID? {
+        guard let row = try database.fetchOne("SELECT value FROM app_state WHERE key = 'current'"),
+            let text = try row.decode(String?.self, at: 0), let id = UUID(uuidString: text),
+            try contains(id)
+        else { return nil }
+        return id
+    }
+
+    /// Remembers which album the scroller shows.
+    ///
+    /// - Parameter id: The album's id, or `nil` to forget.
+    /// - Throws: ``DatabaseError``.
+    public func setCurrentAlbumID(_ id: UUID?) throws {
+        try database.execute(
+            "INSERT INTO app_state (key, value) VALUES ('current', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [id?.uuidString]
+        )
+    }
+
+    /// Adds the five default albums if this library never had them, in one transaction.
+    ///
+    /// A library that has been seeded once is never seeded again, even after its albums are
+    /// deleted: an empty library stays empty.
+    ///
+    /// - Returns: Whether the defaults were added now.
+    /// - Throws: ``DatabaseError``.
+    @discardableResult
+    public func seedDefaultsIfNeeded() throws -> Bool {
+        var seeded = false
+        try database.inTransaction {
+            if try database.fetchOne("SELECT 1 FROM app_state WHERE key = 'seeded'") != nil {
+                return .commit
+            }
+            try append(contentsOf: Album.defaults())
+            try database.execute("INSERT INTO app_state (key, value) VALUES ('seeded', '1')")
+            seeded = true
+            return .commit
+        }
+        return seeded
+    }
+
+    // MARK: - Internals
+
+    static let columns = "id, title, artist, genre, year, cover, sort_key"
+
+    struct Located {
+        var album: Album
+        var sortKey: Int64
+        var rowID: Int64
+    }
+
+    func located(at position: Int) throws -> Located {
+        guard position >= 1,
+            let row = try database.fetchOne(
+                "SELECT \(Self.columns), rowid FROM album ORDER BY sort_key LIMIT 1 OFFSET ?",
+                [position - 1]
+            )
+        else {
+            throw try outOfRange(position, limit: count())
+        }
+        return Located(album: try Self.album(from: row), sortKey: try row.decode(Int64.self, at: 6), rowID: try row.decode(Int64.self, at: 7))
+    }
+
+    func outOfRange(_ position: Int, limit: Int) -> LibraryError {
+        if limit == 0 {
+            return LibraryError(.positionOutOfRange, "position \(position) is out of range: the library is empty")
+        }
+        return LibraryError(.positionOutOfRange, "position \(position) is out of range (1...\(limit))")
+    }
+
+    /// A key between the albums now at `position - 1` and `position`.
+    func sortKey(forInsertingAt position: Int) throws -> Int64 {
+        guard position >= 1 else { throw try outOfRange(position, limit: count() + 1) }
+        let rows = try database.fetchAll(
+            "SELECT sort_key FROM album ORDER BY sort_key LIMIT 2 OFFSET ?",
+            [max(0, position - 2)]
+        ).map { row in try row.decode(Int64.self, at: 0) }
+        let before: Int64?
+        let after: Int64?
+        if position == 1 {
+            before = nil
+            after = rows.first
+        } else {
+            guard let first = rows.first else { throw try outOfRange(position, limit: count() + 1) }
+            before = first
+            after = rows.count > 1 ? rows[1] : nil
+        }
+        switch (before, after) {
+        case (nil, nil): return 0
+        case (let before?, nil): return before + Self.keyGap
+        case (nil, let after?): return after - Self.keyGap
+        case (let before?, let after?):
+            if after - before > 1 { return before + (after - before) / 2 }
+            try spreadKeys()
+            return try sortKey(forInsertingAt: position)
+        }
+    }
+
+    /// Gives every album a fresh key, `keyGap` apart, keeping the order.
+    func spreadKeys() throws {
+        let keys = try database.fetchAll("SELECT rowid FROM album ORDER BY sort_key").map { row in
+            try row.decode(Int64.self, at: 0)
+        }
+        for (offset, rowID) in keys.enumerated() {
+            try database.execute("UPDATE album SET sort_key = ? WHERE rowid = ?", [Int64(offset + 1) * Self.keyGap, rowID])
+        }
+    }
+
+    func insert(_ album: Album, sortKey: Int64) throws {
+        if try contains(album.id) {
+            throw LibraryError(.invalidValue, "id \(album.id.uuidString) is already in the library")
+        }
+        try database.execute(
+            "INSERT INTO album (id, sort_key, title, artist, genre, year, cover) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [album.id.uuidString, sortKey, album.title, album.artist, album.genre, album.year, album.coverURL?.absoluteString]
+        )
+    }
+
+    static func album(from row: Row) throws -> Album {
+        let idText = try row.decode(String.self, at: 0)
+        guard let id = UUID(uuidString: idText) else {
+            throw LibraryError(.storage, "the library holds an album with a malformed id \(idText)")
+        }
+        return Album(
+            id: id,
+            title: try row.decode(String.self, at: 1),
+            artist: try row.decode(String.self, at: 2),
+            genre: try row.decode(String.self, at: 3),
+            year: try row.decode(Int?.self, at: 4),
+            coverURL: try row.decode(String?.self, at: 5).flatMap { URL(string: $0) }
+        )
+    }
+}
+
+@available(*, unavailable, message: "A LibraryAPI uses one Database connection, which belongs to one isolation domain.")
+extension LibraryAPI: Sendable {}
+
+extension LibraryAPI {
+    /// Fails when the library no longer matches what a stored command expects, instead of
+    /// changing the wrong album.
+    static func expect(_ condition: Bool, _ operation: String) throws {
+        guard condition else {
+            throw LibraryError(.storage, "cannot \(operation): the library no longer matches its history")
+        }
+    }
+}

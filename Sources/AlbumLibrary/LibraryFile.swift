@@ -1,0 +1,101 @@
+public import CommandStore
+import Foundation
+
+/// Finds, checks, creates and opens album library files.
+///
+/// A library is an SQLite file holding the album tables (created by ``schema``) next to the
+/// durable history's tables. Opening refuses, without writing a byte, any file that is not
+/// an albums library: a text file, a truncated file, another program's SQLite database.
+public enum LibraryFile: Sendable {
+    /// The SQL that creates a library's own tables: albums ordered by `sort_key`, and small
+    /// application state (the current album, whether the defaults were added).
+    public static let schema = """
+        CREATE TABLE IF NOT EXISTS album (
+            id TEXT NOT NULL UNIQUE,
+            sort_key INTEGER NOT NULL,
+            title TEXT NOT NULL,
+            artist TEXT NOT NULL,
+            genre TEXT NOT NULL DEFAULT '',
+            year INTEGER,
+            cover TEXT
+        );
+        CREATE INDEX IF NOT EXISTS album_by_sort_key ON album (sort_key);
+        CREATE TABLE IF NOT EXISTS app_state (key TEXT PRIMARY KEY NOT NULL, value TEXT);
+        """
+
+    /// The library path the command line uses when no `--db` is given.
+    ///
+    /// `$ALBUMS_DB`, else `$XDG_DATA_HOME/albums/library.sqlite`, else
+    /// `~/.local/share/albums/library.sqlite`. Empty variables count as unset.
+    ///
+    /// - Parameters:
+    ///   - explicitPath: The `--db` value, which wins when given.
+    ///   - environment: The process environment.
+    /// - Returns: An absolute or relative file path.
+    public static func defaultPath(explicitPath: String? = nil, environment: [String: String]) -> String {
+        if let explicitPath, !explicitPath.isEmpty { return explicitPath }
+        if let path = environment["ALBUMS_DB"], !path.isEmpty { return path }
+        if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+            return data + "/albums/library.sqlite"
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return home + "/.local/share/albums/library.sqlite"
+    }
+
+    /// The library's own tables, versioned: each migration runs once, in the transaction that
+    /// opens the file, after CommandStore's own tables.
+    public static let albumsSchema = Schema(
+        identifier: "albums",
+        migrations: [Migration(version: 1, name: "albums and app state", sql: schema)]
+    )
+
+    /// Opens the library at `path`, creating it (folder 0700, file 0600) when absent.
+    ///
+    /// - Parameter path: The library file.
+    /// - Returns: An open connection whose schema includes the album tables and the history's.
+    /// - Throws: ``LibraryError/Code/notALibrary`` when the file exists but is not an albums
+    ///   library (nothing is written to it), ``LibraryError/Code/newerLibrary`` when a newer
+    ///   albums wrote it, or ``LibraryError/Code/storage`` when it cannot be created or opened.
+    public static func open(path: String) throws -> Database {
+        try checkIsLibraryOrAbsent(path)
+        var configuration = Database.Configuration()
+        configuration.createIfMissing = true
+        // NORMAL in WAL mode: a commit survives a killed process; a power cut may lose the
+        // last commits but never leaves the library inconsistent.
+        configuration.synchronous = .normal
+        do {
+            return try Database.openStore(path: path, schemas: [albumsSchema], configuration: configuration)
+        } catch let error as StoreError {
+            switch error.code {
+            case .notADatabase, .corruptDatabase, .foreignDatabase:
+                throw LibraryError(.notALibrary, "\(path) is not an albums library (\(error.message))")
+            case .newerSchema:
+                throw LibraryError(.newerLibrary, "\(path) was written by a newer version of albums (\(error.message))")
+            default:
+                throw LibraryError(.storage, "cannot open the library \(path): \(error.message)")
+            }
+        } catch let error as DatabaseError {
+            throw LibraryError(.storage, "cannot open the library \(path): \(error.message)")
+        }
+    }
+
+    /// Throws unless `path` is absent or an SQLite file (whose identity the store then checks).
+    /// Reads only: a foreign file is never modified.
+    static func checkIsLibraryOrAbsent(_ path: String) throws {
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
+        if isDirectory.boolValue {
+            throw LibraryError(.notALibrary, "\(path) is a folder, not an albums library")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw LibraryError(.storage, "cannot read the library \(path): permission denied")
+        }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        try? handle.close()
+        guard header == Data("SQLite format 3\0".utf8) else {
+            throw LibraryError(.notALibrary, "\(path) is not an albums library (not an SQLite database)")
+        }
+        // SQLite files: the store checks its application id and schema table without writing.
+    }
+}

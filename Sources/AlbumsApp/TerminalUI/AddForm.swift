@@ -1,0 +1,83 @@
+public import AlbumLibrary
+import Foundation
+
+/// The small form the terminal UI shows to add an album: four text fields and a focus.
+///
+/// Pure state: key presses edit it, ``album()`` checks it. Nothing is drawn here.
+public struct AddForm: Sendable, Hashable {
+    /// The form's fields, in the order Tab visits them.
+    public enum Field: Int, Sendable, Hashable, CaseIterable {
+        case title, artist, genre, year
+
+        /// The label shown before the field.
+        public var label: String {
+            switch self {
+            case .title: "Title"
+            case .artist: "Artist"
+            case .genre: "Genre"
+            case .year: "Year"
+            }
+        }
+    }
+
+    /// The text typed into each field.
+    public var values: [Field: String] = [:]
+    /// The field that receives typing.
+    public var focus: Field = .title
+    /// Why the last attempt to save failed, if it did.
+    public var problem: String?
+
+    /// Creates an empty form with the title focused.
+    public init() {}
+
+    /// The text of one field.
+    ///
+    /// - Parameter field: The field.
+    /// - Returns: Its text, empty when nothing was typed.
+    public func value(_ field: Field) -> String {
+        values[field] ?? ""
+    }
+
+    /// Moves the focus to the next field, wrapping around.
+    public mutating func focusNext() {
+        focus = Field(rawValue: (focus.rawValue + 1) % Field.allCases.count)!
+    }
+
+    /// Moves the focus to the previous field, wrapping around.
+    public mutating func focusPrevious() {
+        let count = Field.allCases.count
+        focus = Field(rawValue: (focus.rawValue + count - 1) % count)!
+    }
+
+    /// Types a character into the focused field (the year field takes digits only).
+    ///
+    /// - Parameter character: The character typed.
+    public mutating func type(_ character: Character) {
+        if focus == .year && !character.isASCII { return }
+        if focus == .year && !character.isNumber { return }
+        guard value(focus).count < Album.maximumFieldLength else { return }
+        values[focus, default: ""].append(character)
+        problem = nil
+    }
+
+    /// Deletes the last character of the focused field.
+    public mutating func deleteBackward() {
+        guard var text = values[focus], !text.isEmpty else { return }
+        text.removeLast()
+        values[focus] = text
+        problem = nil
+    }
+
+    /// The album the form describes, checked.
+    ///
+    /// - Returns: A new album.
+    /// - Throws: ``LibraryError`` naming the field at fault (an empty title or artist, a bad year).
+    public func album() throws(LibraryError) -> Album {
+        var album = Album(title: value(.title), artist: value(.artist), genre: value(.genre))
+        let year = value(.year).trimmingCharacters(in: .whitespaces)
+        if !year.isEmpty {
+            album.year = try Album.parsedYear(year)
+        }
+        return try album.validated()
+    }
+}

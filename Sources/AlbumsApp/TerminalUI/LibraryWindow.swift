@@ -1,0 +1,200 @@
+import AlbumLibrary
+import CommandKit
+import Foundation
+
+/// The terminal UI's controller: the library on one side, the toolbar's controls and the
+/// ``BrowserState`` view model on the other.
+///
+/// The toolbar buttons are CommandKit ``ActionControl``s (Target-Action): a key press sends the
+/// button's action to this window, unless the button is disabled. After every change the window
+/// asks the durable history what can be undone and redone, and sets each button's title and
+/// enabled state from it ("Undo Delete “Best of Bowie”", dimmed when there is nothing to undo).
+/// Every change is committed as it happens, so killing the process loses nothing.
+final class LibraryWindow {
+    let session: LibrarySession
+    let undoButton = ActionControl(title: "Undo", isEnabled: false)
+    let redoButton = ActionControl(title: "Redo", isEnabled: false)
+    let deleteButton = ActionControl(title: "Delete")
+    let addButton = ActionControl(title: "Add")
+    let quitButton = ActionControl(title: "Quit")
+
+    /// What the screen shows.
+    private(set) var state = BrowserState(albums: [], currentIndex: 0, toolbar: [])
+    /// Whether the input loop goes on.
+    private(set) var isRunning = true
+    /// Set when something visible changed since the last draw.
+    var needsRedraw = true
+
+    /// Creates the window.
+    ///
+    /// - Parameters:
+    ///   - session: The open library.
+    ///   - currentAlbumID: The album to show first (restored at launch); the first one when `nil`.
+    init(session: LibrarySession, currentAlbumID: UUID?) throws {
+        self.session = session
+        undoButton.setTarget(self, action: LibraryWindow.undo)
+        redoButton.setTarget(self, action: LibraryWindow.redo)
+        deleteButton.setTarget(self, action: LibraryWindow.deleteCurrent)
+        addButton.setTarget(self, action: LibraryWindow.openAddForm)
+        quitButton.setTarget(self, action: LibraryWindow.quit)
+        for control in toolbarControls.map(\.control) {
+            control.addObserver { [weak self] _, _ in
+                self?.needsRedraw = true
+                self?.refreshToolbar()
+            }
+        }
+        try reload(currentID: currentAlbumID)
+    }
+
+    private var toolbarControls: [(key: String, control: ActionControl)] {
+        [("u", undoButton), ("r", redoButton), ("d", deleteButton), ("a", addButton), ("q", quitButton)]
+    }
+
+    // MARK: - Keys
+
+    /// Handles one key press.
+    func handle(_ key: KeyInput) {
+        needsRedraw = true
+        if state.form != nil {
+            handleFormKey(key)
+            return
+        }
+        switch key {
+        case .left, .character("h"): scroll(by: -1)
+        case .right, .character("l"): scroll(by: 1)
+        case .character("u"), .character("U"): press(undoButton, unavailable: "Nothing to undo")
+        case .character("r"), .character("R"): press(redoButton, unavailable: "Nothing to redo")
+        case .character("d"), .character("D"): press(deleteButton, unavailable: "No album to delete")
+        case .character("a"), .character("A"): press(addButton, unavailable: "")
+        case .character("q"), .character("Q"): press(quitButton, unavailable: "")
+        default: break
+        }
+    }
+
+    private func press(_ control: ActionControl, unavailable: String) {
+        if !control.sendAction() {
+            state.status = unavailable
+        }
+    }
+
+    private func handleFormKey(_ key: KeyInput) {
+        guard var form = state.form else { return }
+        switch key {
+        case .escape:
+            state.form = nil
+            state.status = "Add cancelled"
+            return
+        case .tab, .down: form.focusNext()
+        case .up: form.focusPrevious()
+        case .backspace: form.deleteBackward()
+        case .character(let character): form.type(character)
+        case .enter:
+            do {
+                let album = try form.album()
+                state.form = nil
+                addAlbum(album)
+                return
+            } catch {
+                form.problem = error.message
+            }
+        default: break
+        }
+        state.form = form
+    }
+
+    // MARK: - Actions (the toolbar's targets)
+
+    func undo() {
+        change { "Undid " + (try session.undo(count: 1).first ?? "") }
+    }
+
+    func redo() {
+        change { "Redid " + (try session.redo(count: 1).first ?? "") }
+    }
+
+    func deleteCurrent() {
+        guard !state.albums.isEmpty else { return }
+        let position = state.clampedIndex + 1
+        change {
+            let command = try session.delete(at: position)
+            return "Deleted \(DisplayText.quoted(command.album?.title ?? "")) (position \(position))"
+        }
+    }
+
+    func openAddForm() {
+        state.form = AddForm()
+        state.status = nil
+    }
+
+    func quit() {
+        isRunning = false
+    }
+
+    private func addAlbum(_ album: Album) {
+        let position = state.albums.isEmpty ? 1 : state.clampedIndex + 2
+        change(currentID: album.id) {
+            try session.add(album, at: position)
+            return "Added \(DisplayText.quoted(album.title)) (position \(position))"
+        }
+    }
+
+    // MARK: - State
+
+    private func scroll(by offset: Int) {
+        guard !state.albums.isEmpty else { return }
+        let index = min(max(state.clampedIndex + offset, 0), state.albums.count - 1)
+        guard index != state.clampedIndex else { return }
+        state.currentIndex = index
+        state.status = nil
+        rememberCurrent()
+    }
+
+    /// Runs one change, then reloads everything the screen shows from the library.
+    private func change(currentID: UUID? = nil, _ body: () throws -> String) {
+        let index = state.clampedIndex
+        do {
+            state.status = try body()
+        } catch {
+            state.status = AlbumsApp.describe(error)
+        }
+        do {
+            try reload(currentID: currentID, fallbackIndex: index)
+        } catch {
+            state.status = AlbumsApp.describe(error)
+        }
+    }
+
+    private func reload(currentID: UUID?, fallbackIndex: Int = 0) throws {
+        let albums = try session.library.albums()
+        state.albums = albums
+        if let currentID, let index = albums.firstIndex(where: { $0.id == currentID }) {
+            state.currentIndex = index
+        } else {
+            state.currentIndex = fallbackIndex
+        }
+        state.currentIndex = state.clampedIndex
+        rememberCurrent()
+        let undoText = session.undoText
+        let redoText = session.redoText
+        undoButton.title = undoText.map { "Undo \($0)" } ?? "Undo"
+        undoButton.isEnabled = undoText != nil
+        redoButton.title = redoText.map { "Redo \($0)" } ?? "Redo"
+        redoButton.isEnabled = redoText != nil
+        deleteButton.isEnabled = !albums.isEmpty
+        refreshToolbar()
+    }
+
+    private func refreshToolbar() {
+        state.toolbar = toolbarControls.map {
+            BrowserState.ToolbarItem(key: $0.key, title: $0.control.title, isEnabled: $0.control.isEnabled)
+        }
+    }
+
+    private func rememberCurrent() {
+        // The current album survives a restart; failing to store it is not worth interrupting for.
+        try? session.library.setCurrentAlbumID(state.currentAlbum?.id)
+    }
+}
+
+@available(*, unavailable, message: "The window and its controls belong to the terminal UI's thread.")
+extension LibraryWindow: Sendable {}

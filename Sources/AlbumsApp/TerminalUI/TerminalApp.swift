@@ -1,0 +1,39 @@
+import AlbumLibrary
+import Foundation
+import Synchronization
+
+/// The terminal UI's loop: draw when something changed, read a key (or time out to check for
+/// a termination signal), hand it to the window. The terminal is restored on every way out.
+enum TerminalApp {
+    /// Runs the terminal UI until the user quits or a signal arrives.
+    ///
+    /// - Parameters:
+    ///   - session: The open library.
+    ///   - currentAlbumID: The album to show first.
+    /// - Returns: 0 after Quit, 128 + the signal number after SIGINT, SIGTERM or SIGHUP.
+    /// - Throws: ``TerminalError`` when the terminal cannot be started, or a library error on
+    ///   the first load (after the terminal is restored).
+    static func run(session: LibrarySession, currentAlbumID: UUID?) throws -> Int32 {
+        let terminal = CursesTerminal()
+        try terminal.start()
+        defer { terminal.stop() }
+        let window = try LibraryWindow(session: session, currentAlbumID: currentAlbumID)
+        var drawnSize = (width: -1, height: -1)
+        while window.isRunning {
+            let signal = terminationSignal.load(ordering: .relaxed)
+            if signal != 0 {
+                return 128 + signal
+            }
+            let size = terminal.size
+            if window.needsRedraw || size != drawnSize {
+                terminal.draw(BrowserScreen.render(window.state, width: size.width, height: size.height))
+                window.needsRedraw = false
+                drawnSize = size
+            }
+            if let key = terminal.readKey() {
+                window.handle(key)
+            }
+        }
+        return 0
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// Runs the built `albums` executable as a separate process, as a user would.
+struct AlbumsProcess {
+    struct Result: CustomStringConvertible {
+        var status: Int32
+        var output: String
+        var error: String
+
+        var description: String { "exit \(status)\nstdout: \(output)\nstderr: \(error)" }
+    }
+
+    /// The built `albums` binary, next to the test bundle in the build products folder.
+    static let executable: URL = {
+        var candidates: [URL] = []
+        if let bundle = Bundle.main.executableURL?.deletingLastPathComponent() {
+            candidates.append(bundle.appendingPathComponent("albums"))
+        }
+        let arguments0 = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        candidates.append(arguments0.appendingPathComponent("albums"))
+        for bundle in Bundle.allBundles {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("albums"))
+        }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(root.appendingPathComponent(".build/debug/albums"))
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[candidates.count - 1]
+    }()
+
+    /// A fresh folder for one test's library; removed by the caller's `defer`.
+    static func makeFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("albums-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    let database: String
+    var environment: [String: String] = [:]
+
+    /// Runs `albums --db <database> <arguments>`.
+    func callAsFunction(_ arguments: String..., input: Data? = nil) throws -> Result {
+        try run(["--db", database] + arguments, input: input)
+    }
+
+    /// Runs `albums <arguments>` with no `--db` added.
+    func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+        let folder = try Self.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outputURL = folder.appendingPathComponent("stdout")
+        let errorURL = folder.appendingPathComponent("stderr")
+        let inputURL = folder.appendingPathComponent("stdin")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: inputURL.path, contents: input ?? Data())
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["ALBUMS_DB"] = nil
+        environment.merge(self.environment) { $1 }
+        process.environment = environment
+        let output = try FileHandle(forWritingTo: outputURL)
+        let error = try FileHandle(forWritingTo: errorURL)
+        let stdin = try FileHandle(forReadingFrom: inputURL)
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = stdin
+        try process.run()
+        process.waitUntilExit()
+        try output.close()
+        try error.close()
+        try stdin.close()
+        return Result(
+            status: process.terminationStatus,
+            output: try String(contentsOf: outputURL, encoding: .utf8),
+            error: try String(contentsOf: errorURL, encoding: .utf8)
+        )
+    }
+
+    /// The library's observable state: its export and its history, as JSON.
+    func snapshot() throws -> String {
+        let export = try self("export")
+        let history = try self("--json", "history")
+        return export.output + history.output
+    }
+}

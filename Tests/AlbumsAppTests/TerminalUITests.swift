@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Drives a tmux server on a private socket: start a program in a 120×40 pane, send keys, read the screen.
+private final class TmuxSession {
+    let socket = "albums-e2e-\(UUID().uuidString.prefix(8))"
+    let name = "albums"
+
+    static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/tmux")
+    }
+
+    /// Runs a tmux client command and waits for it with `waitpid`.
+    ///
+    /// Spawned directly rather than through `Process`: the server that `new-session` forks
+    /// inherits the client's descriptors, and `Process` then never sees the client finish.
+    /// Output goes through a file for the same reason.
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // Start tmux (and so the programs in its panes) with no signal blocked.
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMUX"] = nil
+        environment["LANG"] = "C.UTF-8"
+        let argv = ["tmux", "-u", "-L", socket] + arguments
+        let envp = environment.map { "\($0.key)=\($0.value)" }
+        var cArguments = argv.map { strdup($0) } + [nil]
+        var cEnvironment = envp.map { strdup($0) } + [nil]
+        defer {
+            cArguments.forEach { free($0) }
+            cEnvironment.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, &cArguments, &cEnvironment)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+        return (exitStatus, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+    }
+
+    /// Where the shell around the program writes its exit status.
+    let statusPath = FileManager.default.temporaryDirectory.appendingPathComponent("albums-e2e-status-\(UUID().uuidString)").path
+
+    /// Starts `albums --db path` in a new detached session, under a shell that records its exit status.
+    func start(database: String) throws {
+        try? FileManager.default.removeItem(atPath: statusPath)
+        let binary = AlbumsProcess.executable.path
+        let command = "env LANG=C.UTF-8 TERM=xterm-256color '\(binary)' --db '\(database)'; echo $? > '\(statusPath)'"
+        // A placeholder pane first, so the pane stays however fast the program ends.
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", name, "sleep 60"])
+        try tmux(["set-option", "-g", "remain-on-exit", "on"])
+        try tmux(["respawn-pane", "-k", "-t", name, command])
+    }
+
+    /// The pid of the albums process (the child of the pane's shell).
+    func programPID() throws -> pid_t? {
+        let shell = try pane("#{pane_pid}")
+        for _ in 0..<100 {
+            let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
+            if let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) { return pid }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
+    }
+
+    func send(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", name] + keys)
+    }
+
+    /// The screen as text (with escape sequences for attributes when `escapes`).
+    func screen(escapes: Bool = false) throws -> String {
+        try tmux(["capture-pane", "-p", "-t", name] + (escapes ? ["-e"] : [])).output
+    }
+
+    /// Waits until the screen satisfies `condition` (up to ten seconds) and returns it.
+    @discardableResult
+    func waitForScreen(
+        _ what: String,
+        escapes: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ condition: (String) -> Bool
+    ) throws -> String {
+        var last = ""
+        for _ in 0..<200 {
+            last = try screen(escapes: escapes)
+            if condition(last) { return last }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("timed out waiting for \(what); screen:\n\(last)", sourceLocation: sourceLocation)
+        return last
+    }
+
+    /// The program's pid, its exit status once dead ("" while alive).
+    func pane(_ format: String) throws -> String {
+        try tmux(["display-message", "-p", "-t", name, format]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Waits for the program to end and returns its exit status ("0"; "143" after SIGTERM).
+    func waitUntilExit(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        for _ in 0..<200 {
+            if let text = try? String(contentsOfFile: statusPath, encoding: .utf8), text.hasSuffix("\n") {
+                return text.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        Issue.record("the program did not exit; screen:\n\((try? screen()) ?? "")", sourceLocation: sourceLocation)
+        return ""
+    }
+
+    func kill() {
+        _ = try? tmux(["kill-server"])
+        try? FileManager.default.removeItem(atPath: statusPath)
+    }
+}
+
+/// End-to-end tests of the terminal UI through tmux (installed by `.ci/run`).
+@Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
+struct TerminalUITests {
+    /// Undo is dimmed: the captured escape codes put SGR 2 (dim) on "[u] Undo".
+    private func undoIsDimmed(_ screenWithEscapes: String) -> Bool {
+        guard let range = screenWithEscapes.range(of: "[u] ") else { return false }
+        let before = screenWithEscapes[..<range.lowerBound]
+        guard let lastEscape = before.range(of: "\u{1B}[", options: .backwards) else { return false }
+        let parameters = before[lastEscape.upperBound...].prefix { $0 != "m" }
+        return parameters.split(separator: ";").contains("2")
+    }
+
+    @Test func browseDeleteUndoQuitAndRelaunch() throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+
+        // The five albums and the details table.
+        try tmux.start(database: database)
+        let first = try tmux.waitForScreen("the albums") { $0.contains("American Pie") && $0.contains("[q] Quit") }
+        for title in ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"] {
+            #expect(first.contains(title))
+        }
+        #expect(first.contains("Artist  David Bowie"))
+        #expect(first.contains("Album   Best of Bowie"))
+        #expect(first.contains("Genre   Pop"))
+        #expect(first.contains("Year    1992"))
+        #expect(first.contains("┃Best of Bowie"))  // the current album is highlighted
+
+        // Undo is dimmed while there is nothing to undo; Delete is not.
+        let escaped = try tmux.screen(escapes: true)
+        #expect(undoIsDimmed(escaped), "\(escaped)")
+
+        // Delete the current album: Undo names it and is no longer dimmed.
+        try tmux.send("d")
+        let deleted = try tmux.waitForScreen("Undo Delete") { $0.contains("Undo Delete “Best of Bowie”") }
+        #expect(!deleted.contains("┃Best of Bowie"))
+        #expect(deleted.contains("Artist  No Doubt"))
+        #expect(!undoIsDimmed(try tmux.screen(escapes: true)))
+        // The change is already on disk, seen by another process while the UI runs.
+        #expect(try AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 4)
+
+        // Undo brings it back.
+        try tmux.send("u")
+        let undone = try tmux.waitForScreen("the album back") { $0.contains("Best of Bowie") && $0.contains("Undid") }
+        #expect(undone.contains("Redo Delete “Best of Bowie”"))
+        #expect(undoIsDimmed(try tmux.screen(escapes: true)))
+
+        // Scroll right, delete "It's My Life", quit.
+        try tmux.send("l")
+        try tmux.waitForScreen("the second album current") { $0.contains("Artist  No Doubt") }
+        try tmux.send("d")
+        try tmux.waitForScreen("the second album deleted") { $0.contains("Undo Delete “It's My Life”") }
+        try tmux.send("q")
+        #expect(try tmux.waitUntilExit() == "0")
+
+        // Relaunch: the deletion persisted and the current album was remembered.
+        try tmux.tmux(["kill-session", "-t", tmux.name])
+        try tmux.start(database: database)
+        let relaunched = try tmux.waitForScreen("the relaunched UI") { $0.contains("[q] Quit") && $0.contains("Artist") }
+        #expect(!relaunched.contains("│It's My Life"))
+        #expect(relaunched.contains("Undo Delete “It's My Life”"))
+        #expect(relaunched.contains("Artist  Sting"))
+        #expect(relaunched.contains("2 of 4"))
+        try tmux.send("q")
+        _ = try tmux.waitUntilExit()
+    }
+
+    @Test func addAnAlbumThroughTheForm() throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try tmux.start(database: database)
+        try tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
+        try tmux.send("a")
+        try tmux.waitForScreen("the form") { $0.contains("Add an album") }
+        try tmux.send("-l", "Blue Train")
+        try tmux.send("Tab")
+        try tmux.send("-l", "John Coltrane")
+        try tmux.send("Tab", "Tab")
+        try tmux.send("-l", "1957")
+        try tmux.send("Enter")
+        let added = try tmux.waitForScreen("the new album") { $0.contains("Added “Blue Train”") }
+        #expect(added.contains("Artist  John Coltrane"))
+        #expect(added.contains("Year    1957"))
+        #expect(added.contains("Undo Add “Blue Train”"))
+        try tmux.send("q")
+        #expect(try tmux.waitUntilExit() == "0")
+        let list = try AlbumsProcess(database: database)("list").output
+        #expect(list.contains("2  Blue Train"))
+    }
+
+    @Test func sigtermRestoresTheTerminalAndLeavesAConsistentLibrary() throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try tmux.start(database: database)
+        try tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
+        try tmux.send("d")
+        try tmux.waitForScreen("the deletion") { $0.contains("Undo Delete “Best of Bowie”") }
+        let pid = try #require(try tmux.programPID())
+        #expect(Glibc.kill(pid, SIGTERM) == 0)
+        #expect(try tmux.waitUntilExit() == "143")
+        // The UI left its loop and restored the terminal (left the alternate screen): its
+        // toolbar is gone from the pane. A process killed outright would leave it drawn.
+        let after = try tmux.screen()
+        #expect(!after.contains("[q] Quit"), "\(after)")
+
+        let albums = AlbumsProcess(database: database)
+        let list = try albums("list")
+        #expect(list.status == 0, "\(list)")
+        #expect(list.output.split(separator: "\n").count == 4)
+        #expect(try albums("history").output.contains("> 1  Delete “Best of Bowie”"))
+        let undo = try albums("undo")
+        #expect(undo.output == "Undid Delete “Best of Bowie”\n", "\(undo)")
+        #expect(try albums("list").output.split(separator: "\n").count == 5)
+    }
+}
