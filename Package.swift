@@ -55,6 +55,8 @@ let package = Package(
         // Fuzzing (Scripts/fuzz.sh builds these with -sanitize=fuzzer -D FUZZING; plain builds replay inputs).
         .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
         .executableTarget(name: "fuzz-stored-commands", dependencies: ["CommandStore", "CommandKit", "FuzzSupport"]),
+        .executableTarget(name: "fuzz-cli-arguments", dependencies: ["AlbumsApp", "FuzzSupport"]),
+        .executableTarget(name: "fuzz-album-import", dependencies: ["AlbumLibrary", "FuzzSupport"]),
 
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
         // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
@@ -68,7 +70,10 @@ let package = Package(
         // Reliability and security suite: fuzz replays, damaged files, permissions, SQL safety (RELIABILITY.md).
         .testTarget(
             name: "ReliabilityTests",
-            dependencies: ["CommandStore", "CommandKit", "fuzz-stored-commands"]
+            dependencies: [
+                "CommandStore", "CommandKit", "AlbumLibrary", "albums",
+                "fuzz-stored-commands", "fuzz-cli-arguments", "fuzz-album-import",
+            ]
         ),
         // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
         .testTarget(name: "AlbumsAppTests", dependencies: ["AlbumsApp", "AlbumLibrary", "albums"]),

@@ -2,11 +2,19 @@
 // `Scripts/fuzz.sh` builds it with libFuzzer; a plain build replays the files named as arguments.
 import FuzzSupport
 
-/// One fuzz case. Exported under libFuzzer's name, which its runtime library needs to link.
-@_cdecl("LLVMFuzzerTestOneInput")
-func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+/// One fuzz case.
+func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     StoredCommandsFuzzer.run(FuzzMain.bytes(data, size))
     return 0
 }
 
-FuzzMain.run(name: "fuzz-stored-commands", callback: fuzzTestOneInput)
+#if FUZZING
+/// libFuzzer's runtime needs this symbol to link. Fuzz builds only: test bundles link every
+/// executable target's objects together, where one global name per target would collide.
+@_cdecl("LLVMFuzzerTestOneInput")
+func libFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    fuzzOneInput(data, size)
+}
+#endif
+
+FuzzMain.run(name: "fuzz-stored-commands", callback: fuzzOneInput)

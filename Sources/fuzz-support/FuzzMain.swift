@@ -20,13 +20,19 @@ private func runLibFuzzerDriver(
 /// plain build it replays inputs instead (see ``FuzzReplay``).
 ///
 /// ```swift
-/// @_cdecl("LLVMFuzzerTestOneInput")   // libFuzzer's runtime needs the symbol to link
-/// func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+/// func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 ///     MyFuzzer.run(FuzzMain.bytes(data, size))
 ///     return 0
 /// }
 ///
-/// FuzzMain.run(name: "fuzz-my-target", callback: fuzzTestOneInput)
+/// #if FUZZING
+/// @_cdecl("LLVMFuzzerTestOneInput")   // libFuzzer's runtime needs the symbol to link
+/// func libFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+///     fuzzOneInput(data, size)
+/// }
+/// #endif
+///
+/// FuzzMain.run(name: "fuzz-my-target", callback: fuzzOneInput)
 /// ```
 public enum FuzzMain: Sendable {
     /// Runs libFuzzer (fuzz builds) or replays the files named on the command line (plain builds).
