@@ -64,7 +64,17 @@ public enum LibraryFile: Sendable {
         // last commits but never leaves the library inconsistent.
         configuration.synchronous = .normal
         do {
-            return try Database.openStore(path: path, schemas: [albumsSchema], configuration: configuration)
+            let database = try Database.openStore(path: path, schemas: [albumsSchema], configuration: configuration)
+            // Damage in pages a command does not read would go unseen: a write would build on it, a
+            // list read past it through a damaged index. Every page is checked once per open:
+            // O(size), milliseconds for thousands of albums.
+            do {
+                try database.checkIntegrity()
+            } catch {
+                database.close()
+                throw error
+            }
+            return database
         } catch let error as StoreError {
             switch error.code {
             case .notADatabase, .corruptDatabase, .foreignDatabase:
