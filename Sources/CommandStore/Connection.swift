@@ -36,8 +36,14 @@ final class Connection {
 
     /// The error SQLite reports for `code`, with its current message.
     func error(_ code: Int32, sql: String?) -> DatabaseError {
-        let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
-        return DatabaseError(resultCode: .init(rawValue: code), message: message, sql: sql, path: path)
+        var message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        let resultCode = DatabaseError.ResultCode(rawValue: code)
+        // SQLite's "database is locked" names neither the file nor the cause; a user needs both.
+        if resultCode.primaryResultCode == .busy, let path {
+            message = "\(path) is locked by another connection (another process is writing to it); "
+                + "gave up after the busy timeout: \(message)"
+        }
+        return DatabaseError(resultCode: resultCode, message: message, sql: sql, path: path)
     }
 
     /// Throws the current error unless `code` is `SQLITE_OK`.

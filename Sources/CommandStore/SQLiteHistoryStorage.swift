@@ -39,6 +39,10 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     private let decoder = JSONDecoder()
 
     private let selectHeader: Statement
+    /// `PRAGMA data_version`: changes when another connection (another process) commits.
+    private let selectDataVersion: Statement
+    /// The data version the header was read at.
+    private var dataVersion: Int64?
     private let updateHeader: Statement
     private let selectEntry: Statement
     private let insertEntry: Statement
@@ -58,6 +62,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         // needless UPDATE after it runs, never a wrong one.
         self.encoder = JSONEncoder()
         selectHeader = try StoreSchema.prepareHeaderQuery(database)
+        selectDataVersion = try database.prepare("PRAGMA data_version")
         updateHeader = try database.prepare(
             """
             UPDATE commandstore_history_entry SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ?
@@ -95,10 +100,23 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         try reload()
     }
 
+    /// Rereads the header and forgets decoded entries when another connection has committed since
+    /// they were read. Call at the start of each operation's write transaction: another process
+    /// may have pushed, undone or trimmed in between, and positions computed from a stale header
+    /// would collide with its rows.
+    ///
+    /// - Complexity: O(1): one pragma; the header is reread only after another connection's commit.
+    func reloadIfChangedElsewhere() throws {
+        let current = try selectDataVersion.fetchOne()?.decode(Int64.self, at: 0)
+        guard current != dataVersion else { return }
+        try reload()
+    }
+
     /// Rereads the header and forgets decoded entries (after a rollback, or at open).
     func reload() throws {
         cache.removeAll()
         headerIsDirty = false
+        dataVersion = try selectDataVersion.fetchOne()?.decode(Int64.self, at: 0)
         guard let row = try selectHeader.fetchOne() else {
             throw StoreError(
                 .corruptDatabase,

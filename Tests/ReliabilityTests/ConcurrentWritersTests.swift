@@ -1,0 +1,107 @@
+import CommandStore
+import Foundation
+import Testing
+
+/// Several `albums` processes changing one library at once.
+///
+/// Every acknowledged add (exit 0) is in the library exactly once, every refused one is absent, the
+/// history holds one step per acknowledged add, and a process that cannot get the write lock in time
+/// says so. `RELIABILITY_LONG=1` runs the long form (4 writers × 250 adds).
+@Suite struct ConcurrentWritersTests {
+    static var isLong: Bool { ProcessInfo.processInfo.environment["RELIABILITY_LONG"] == "1" }
+
+    struct Export: Decodable {
+        var title: String
+    }
+
+    struct History: Decodable {
+        struct Step: Decodable {
+            var done: Bool
+            var text: String
+        }
+        var current: Int
+        var steps: [Step]
+    }
+
+    @Test func concurrentAddsAreEachAppliedOnceAndRecordedOnce() throws {
+        let folder = try ChildProcess.makeFolder("concurrent")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
+        #expect(try cli("list").status == 0)  // creates the library
+        let baseline = try JSONDecoder().decode([Export].self, from: Data(try cli("export").output.utf8)).count
+        let writers = Self.isLong ? 4 : 3
+        let adds = Self.isLong ? 250 : 60
+        let results = LockedResults()
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            for number in 0..<adds {
+                let title = "w\(writer)-\(number)"
+                let result = try? cli("add", "--title", title, "--artist", "Writer \(writer)")
+                results.append(title: title, result: result)
+            }
+        }
+        let all = results.all
+        #expect(all.count == writers * adds)
+        var acknowledged: Set<String> = []
+        for (title, result) in all {
+            guard let result else {
+                Issue.record("\(title): the process did not run")
+                continue
+            }
+            AlbumsCLI.expectNoCrash(result, title)
+            if result.status == 0 {
+                acknowledged.insert(title)
+            } else {
+                // Only a lock timeout may refuse an add here, and it must say so.
+                AlbumsCLI.expectClearFailure(result, title)
+                #expect(result.error.contains("lock") || result.error.contains("busy"), "\(title): \(result)")
+            }
+        }
+        let titles = try JSONDecoder().decode([Export].self, from: Data(try cli("export").output.utf8)).map(\.title)
+        #expect(titles.count == baseline + acknowledged.count, "\(titles.count) albums for \(acknowledged.count) acknowledged adds")
+        let added = titles.filter { $0.hasPrefix("w") && $0.contains("-") }
+        #expect(Set(added) == acknowledged, "acknowledged but missing: \(acknowledged.subtracting(added).sorted().prefix(10))")
+        #expect(added.count == Set(added).count, "applied twice: \(Dictionary(grouping: added) { $0 }.filter { $0.value.count > 1 }.keys.sorted().prefix(10))")
+        let history = try JSONDecoder().decode(History.self, from: Data(try cli("--json", "history").output.utf8))
+        let steps = history.steps.filter { $0.text.hasPrefix("Add “w") }
+        #expect(steps.count == acknowledged.count && steps.allSatisfy(\.done), "\(steps.count) history steps for \(acknowledged.count) adds")
+        #expect(Set(steps.map { String($0.text.dropFirst(5).dropLast()) }) == acknowledged)
+        let db = try Database.openStore(path: cli.database, schemas: [])
+        defer { db.close() }
+        try db.checkIntegrity()
+        print("ConcurrentWritersTests: \(writers) writers × \(adds) adds: \(acknowledged.count) acknowledged, \(all.count - acknowledged.count) refused (lock timeout), all present once, history agrees")
+    }
+
+    @Test func aWriterThatCannotGetTheLockSaysSo() throws {
+        let folder = try ChildProcess.makeFolder("locked")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
+        #expect(try cli("list").status == 0)
+        let holder = try Database.openStore(path: cli.database, schemas: [])
+        try holder.execute("BEGIN IMMEDIATE")
+        let blocked = try cli("add", "--title", "Blocked", "--artist", "Nobody")
+        // Readers are not blocked by a writer (WAL).
+        let reader = try cli("list")
+        try holder.execute("ROLLBACK")
+        holder.close()
+        AlbumsCLI.expectNoCrash(blocked, "blocked add")
+        AlbumsCLI.expectClearFailure(blocked, "blocked add")
+        #expect(blocked.error.contains("lock") || blocked.error.contains("busy"), "\(blocked)")
+        #expect(blocked.error.contains("library.db"), "\(blocked)")
+        #expect(reader.status == 0, "\(reader)")
+        #expect(try !cli("export").output.contains("Blocked"))
+        #expect(try cli("add", "--title", "Later", "--artist", "Somebody").status == 0)
+    }
+}
+
+/// Results gathered from concurrent writers.
+final class LockedResults: @unchecked Sendable {
+    // Why `@unchecked Sendable` is safe: `results` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var results: [(String, ChildProcess.Result?)] = []
+
+    func append(title: String, result: ChildProcess.Result?) {
+        lock.withLock { results.append((title, result)) }
+    }
+
+    var all: [(String, ChildProcess.Result?)] { lock.withLock { results } }
+}
