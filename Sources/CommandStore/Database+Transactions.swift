@@ -18,6 +18,15 @@ extension Database {
         case immediate = "IMMEDIATE"
         /// `BEGIN EXCLUSIVE`: in WAL mode, the same as immediate.
         case exclusive = "EXCLUSIVE"
+
+        /// The statement that opens it: a literal, so a commit builds no string.
+        var beginSQL: String {
+            switch self {
+            case .deferred: "BEGIN DEFERRED TRANSACTION"
+            case .immediate: "BEGIN IMMEDIATE TRANSACTION"
+            case .exclusive: "BEGIN EXCLUSIVE TRANSACTION"
+            }
+        }
     }
 
     /// Runs `body` inside a transaction: commits when it returns `.commit`, rolls back when it returns
@@ -50,7 +59,7 @@ extension Database {
             try inSavepoint(body)
             return
         }
-        try cachedStatement("BEGIN \(kind.rawValue) TRANSACTION").execute()
+        try (kind == .immediate ? beginImmediate() : cachedStatement(kind.beginSQL)).execute()
         transactionDepth += 1
         defer { transactionDepth -= 1 }
         let completion: TransactionCompletion
@@ -63,7 +72,7 @@ extension Database {
         switch completion {
         case .commit:
             do {
-                try cachedStatement("COMMIT TRANSACTION").execute()
+                try commit().execute()
             } catch {
                 rollbackIgnoringErrors()
                 throw error

@@ -38,6 +38,10 @@ public final class Database {
 
     let connection: Connection
     private var statementCache: [String: Statement] = [:]
+    /// `BEGIN IMMEDIATE` and `COMMIT`, run by every transaction: kept apart so each commit skips
+    /// hashing their SQL to find them in `statementCache`.
+    private var beginImmediateStatement: Statement?
+    private var commitStatement: Statement?
     /// Nesting depth of ``inTransaction(_:_:)`` and ``inSavepoint(_:)``: names savepoints uniquely.
     var transactionDepth = 0
 
@@ -98,6 +102,8 @@ public final class Database {
 
     deinit {
         statementCache.removeAll()
+        beginImmediateStatement = nil
+        commitStatement = nil
         connection.close()
     }
 
@@ -147,6 +153,8 @@ public final class Database {
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/close.html>
     public func close() {
         statementCache.removeAll()
+        beginImmediateStatement = nil
+        commitStatement = nil
         connection.close()
     }
 
@@ -163,6 +171,22 @@ public final class Database {
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/prepare.html>
     public func prepare(_ sql: String) throws -> Statement {
         try Statement(connection: connection, sql: sql, persistent: false)
+    }
+
+    /// The cached `BEGIN IMMEDIATE TRANSACTION`.
+    func beginImmediate() throws -> Statement {
+        if let statement = beginImmediateStatement { return statement }
+        let statement = try Statement(connection: connection, sql: TransactionKind.immediate.beginSQL, persistent: true)
+        beginImmediateStatement = statement
+        return statement
+    }
+
+    /// The cached `COMMIT TRANSACTION`.
+    func commit() throws -> Statement {
+        if let statement = commitStatement { return statement }
+        let statement = try Statement(connection: connection, sql: "COMMIT TRANSACTION", persistent: true)
+        commitStatement = statement
+        return statement
     }
 
     /// Returns a compiled statement for `sql`, kept by the connection and reused on later calls.

@@ -40,7 +40,12 @@ public final class DurableHistory<Receiver> {
     /// The engine's storage, kept apart so reading it never touches `engine`, which a running
     /// operation holds exclusively (a command may read the history while it runs).
     private let storage: SQLiteHistoryStorage<Receiver>
+    /// The state as of the last call; its texts are out of date while `textsAreStale`.
     private var cachedState: UndoState
+    /// Whether the last call changed the history without computing the Undo/Redo texts: they are
+    /// read on demand, since a caller pushing many commands rarely shows every text (they cost a
+    /// sixth of a push).
+    private var textsAreStale = false
 
     /// What is in progress: the transaction of an open outermost macro, or a call running now.
     private enum Activity {
@@ -97,15 +102,19 @@ public final class DurableHistory<Receiver> {
     // MARK: - State
 
     /// The index, count, clean state, texts and macro depth, as of the last call.
-    public var state: UndoState { cachedState }
+    ///
+    /// The texts are read from the entries next to the index on first use after a call, and kept.
+    /// If that read fails (an I/O error, a damaged row), the text is empty; the next operation
+    /// reaching that entry reports the problem.
+    public var state: UndoState { stateWithTexts() }
     /// Whether ``undo()`` would do something (`false` while a macro is open).
     public var canUndo: Bool { cachedState.canUndo }
     /// Whether ``redo()`` would do something (`false` while a macro is open).
     public var canRedo: Bool { cachedState.canRedo }
     /// The action text of the step the next undo reverts ("" when none).
-    public var undoText: String { cachedState.undoText }
+    public var undoText: String { stateWithTexts().undoText }
     /// The action text of the step the next redo applies ("" when none).
-    public var redoText: String { cachedState.redoText }
+    public var redoText: String { stateWithTexts().redoText }
     /// The number of entries done (`0...count`).
     public var index: Int { cachedState.index }
     /// The number of entries (a closed macro counts once).
@@ -202,7 +211,7 @@ public final class DurableHistory<Receiver> {
                 try engine.beginMacro(text: text)
                 // The redo tail is gone already: the header must say so before any child's savepoint.
                 try storage.flushHeader()
-                cachedState = try engine.state()
+                setState(try engine.state())
                 activity = .macro(scope)
             } catch {
                 activity = .idle
@@ -212,7 +221,7 @@ public final class DurableHistory<Receiver> {
             }
         case .macro:
             try engine.beginMacro(text: text)
-            cachedState = try engine.state()
+            setState(try engine.state())
         case .running, .runningInMacro:
             throw reentrancyError("beginMacro")
         }
@@ -231,7 +240,7 @@ public final class DurableHistory<Receiver> {
         case .macro(let scope):
             guard engine.macroDepth == 1 else {
                 try engine.endMacro()
-                cachedState = try engine.state()
+                setState(try engine.state())
                 return
             }
             activity = .running
@@ -240,13 +249,13 @@ public final class DurableHistory<Receiver> {
                 try storage.flushHeader()
                 let state = try engine.state()
                 try commit(scope)
-                cachedState = state
+                setState(state)
                 activity = .idle
             } catch {
                 activity = .idle
                 try? rollback(scope)
                 try? storage.reload()
-                cachedState = (try? engine.state()) ?? cachedState
+                if let state = try? engine.state() { setState(state) }
                 throw error
             }
         }
@@ -301,7 +310,7 @@ public final class DurableHistory<Receiver> {
         case .running, .runningInMacro: throw reentrancyError("reload")
         }
         try storage.reload()
-        cachedState = try engine.state()
+        setState(try engine.state())
     }
 
     // MARK: - Transactions
@@ -326,14 +335,63 @@ public final class DurableHistory<Receiver> {
                 if macroScope == nil { try storage.reloadIfChangedElsewhere() }
                 try operation(&engine)
                 try storage.flushHeader()
-                cachedState = try engine.state()
                 return .commit
             }
+            assert(engine.macroDepth == cachedState.macroDepth, "a history call opened or closed a macro")
+            cachedState = stateWithoutTexts()
+            textsAreStale = true
         } catch {
             try? storage.reload()
-            cachedState = (try? engine.state()) ?? cachedState
+            if let state = try? engine.state() { setState(state) }
             throw error
         }
+    }
+
+    /// The state after a call, but for the texts (left empty), read from the storage's header.
+    ///
+    /// `perform` never opens or closes a macro, so the macro depth is the one before the call; the
+    /// flags follow the engine's definitions (`HistoryEngine.canUndo` and friends: a history with
+    /// an open macro is disabled). Asking the unspecialized engine for each cost a twentieth of a push.
+    private func stateWithoutTexts() -> UndoState {
+        let macroDepth = cachedState.macroDepth
+        let enabled = macroDepth == 0
+        let index = storage.index
+        let count = storage.count
+        let cleanIndex = storage.cleanIndex
+        return UndoState(
+            index: index,
+            count: count,
+            cleanIndex: cleanIndex,
+            isClean: enabled && cleanIndex == index,
+            canUndo: enabled && index > 0,
+            canRedo: enabled && index < count,
+            macroDepth: macroDepth
+        )
+    }
+
+    /// Keeps a complete state (texts included).
+    private func setState(_ state: UndoState) {
+        cachedState = state
+        textsAreStale = false
+    }
+
+    /// The state, with its texts read now if the last call left them stale.
+    ///
+    /// Reads through an engine made for the purpose over the same storage: `engine` may be held
+    /// by a running call (a command reading the history), and the texts only need open macros,
+    /// which are none whenever there is a text to show.
+    private func stateWithTexts() -> UndoState {
+        guard textsAreStale else { return cachedState }
+        var state = cachedState
+        let reader = HistoryEngine(storage: storage)
+        state.undoText = state.canUndo ? ((try? reader.undoText()) ?? "") : ""
+        state.redoText = state.canRedo ? ((try? reader.redoText()) ?? "") : ""
+        // During a running call the storage may be half-way: do not keep what was read then.
+        switch activity {
+        case .idle, .macro: setState(state)
+        case .running, .runningInMacro: break
+        }
+        return state
     }
 
     private func begin(_ scope: MacroScope) throws {

@@ -77,7 +77,7 @@ public protocol PersistentCommand<Receiver>: Codable, SendableMetatype {
     /// ``StoreError/Code/unsupportedCommandVersion`` otherwise. Implement it to read older shapes.
     ///
     /// - Parameters:
-    ///   - data: The stored bytes (JSON written by `JSONEncoder`).
+    ///   - data: The stored bytes: JSON, as `JSONEncoder` writes it (read it with `JSONDecoder`).
     ///   - version: The version stored with them.
     /// - Returns: The command.
     /// - Throws: An error when the bytes do not decode.

@@ -8,8 +8,11 @@ import Foundation
 /// go to: a push dirties one history page instead of two. Trimming the oldest
 /// entries deletes their rows and advances `base`, so survivors are never renumbered. `count`,
 /// `index`, the clean index and the undo limit live in the header row and in memory; the header is
-/// written once per operation (``flushHeader()``), inside the operation's transaction. Entries are
-/// decoded one at a time, on demand, with a few kept decoded: opening reads the header only.
+/// written at most once per operation (``flushHeader()``), inside the operation's transaction, and
+/// only when it changed. At the top (`index == count`, the state after every push) the header
+/// stores neither: `count` follows from the entry rows (the newest sequence), so a run of pushes
+/// inserts rows and leaves the header alone. Entries are decoded one at a time, on demand, with a
+/// few kept decoded: opening reads the header and one key, whatever the length.
 ///
 /// The owner (``DurableHistory``) runs each engine operation in a transaction and calls ``reload()``
 /// after a rollback, since the in-memory header and cache may then be ahead of the file.
@@ -30,12 +33,21 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         didSet { headerIsDirty = true }
     }
     private var headerIsDirty = false
+    /// The header row's values as last read or written, to skip rewriting them unchanged.
+    private var storedHeader: [DatabaseValue] = []
 
     /// Recently read or written entries by sequence, with their stored form (to skip unchanged writes).
-    private var cache: [Int64: (entry: Entry, stored: StoredEntry)] = [:]
-    private static var cacheLimit: Int { 8 }
+    /// Direct-mapped by sequence: neighbours (what the engine reads) never evict each other, and a
+    /// look-up is an index, not a hash (the dictionary it replaces cost a sixteenth of a push).
+    private var cache = [CachedEntry?](repeating: nil, count: SQLiteHistoryStorageCache.slots)
 
-    private let encoder: JSONEncoder
+    private struct CachedEntry {
+        let sequence: Int64
+        let entry: Entry
+        let stored: StoredEntry
+    }
+
+    private let encoder: PayloadEncoder
     private let decoder = JSONDecoder()
 
     private let selectHeader: Statement
@@ -43,6 +55,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     private let selectDataVersion: Statement
     /// The data version the header was read at.
     private var dataVersion: Int64?
+    private let selectNewestSequence: Statement
     private let updateHeader: Statement
     private let selectEntry: Statement
     private let insertEntry: Statement
@@ -57,12 +70,15 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         self.database = database
         self.registry = registry
         self.receiver = receiver
-        // Keys in encoding order (not sorted: sorting costs a tenth of a push). A command that
-        // encodes a dictionary may then produce different bytes for an equal value, which costs a
-        // needless UPDATE after it runs, never a wrong one.
-        self.encoder = JSONEncoder()
+        // JSON as JSONDecoder reads it, written by an encoder of our own at a fraction of
+        // JSONEncoder's cost. Keys in encoding order: a command that encodes a dictionary may
+        // produce different bytes for an equal value, which costs a needless UPDATE, never a wrong one.
+        self.encoder = PayloadEncoder()
         selectHeader = try StoreSchema.prepareHeaderQuery(database)
         selectDataVersion = try database.prepare("PRAGMA data_version")
+        selectNewestSequence = try database.prepare(
+            "SELECT sequence FROM commandstore_history_entry WHERE sequence < \(StoreSchema.headerSequence) ORDER BY sequence DESC LIMIT 1"
+        )
         updateHeader = try database.prepare(
             """
             UPDATE commandstore_history_entry SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ?
@@ -114,7 +130,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
 
     /// Rereads the header and forgets decoded entries (after a rollback, or at open).
     func reload() throws {
-        cache.removeAll()
+        forgetCachedEntries { _ in true }
         headerIsDirty = false
         dataVersion = try selectDataVersion.fetchOne()?.decode(Int64.self, at: 0)
         guard let row = try selectHeader.fetchOne() else {
@@ -125,10 +141,27 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
             )
         }
         base = try row.decode(Int64.self, at: 0)
-        count = try row.decode(Int.self, at: 1)
-        index = try row.decode(Int.self, at: 2)
+        if row[2].isNull {
+            // At the top: the count is the number of entry rows, base ... newest sequence.
+            let newest = try selectNewestSequence.fetchOne()?.decode(Int64.self, at: 0)
+            count = try newest.map { newest in
+                guard newest >= base, let count = Int(exactly: newest - base + 1) else {
+                    throw StoreError(
+                        .corruptDatabase,
+                        "\(database.path) has durable history entries before its base (\(newest) < \(base))",
+                        path: database.path
+                    )
+                }
+                return count
+            } ?? 0
+            index = count
+        } else {
+            count = try row.decode(Int.self, at: 1)
+            index = try row.decode(Int.self, at: 2)
+        }
         cleanIndex = try row.decode(Int?.self, at: 3)
         undoLimit = try row.decode(Int.self, at: 4)
+        storedHeader = Array(row.values.prefix(5))
         headerIsDirty = false
         guard count >= 0, (0...count).contains(index), cleanIndex.map({ (0...count).contains($0) }) ?? true else {
             throw StoreError(
@@ -141,10 +174,31 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     }
 
     /// Writes the header if an operation changed it. Call inside the operation's transaction.
+    ///
+    /// At the top, count and index are stored as NULL (the entry rows say them): a push that keeps
+    /// the history at the top changes nothing in the header, and this writes nothing.
     func flushHeader() throws {
         guard headerIsDirty else { return }
-        try updateHeader.execute([base, count, index, cleanIndex, undoLimit])
+        let atTop = index == count
+        let header: [DatabaseValue] = [
+            .integer(base),
+            atTop ? .null : .integer(Int64(count)),
+            atTop ? .null : .integer(Int64(index)),
+            cleanIndex.map { .integer(Int64($0)) } ?? .null,
+            .integer(Int64(undoLimit)),
+        ]
+        if header != storedHeader {
+            try updateHeader.execute(values: header)
+            storedHeader = header
+        }
         headerIsDirty = false
+    }
+
+    /// Drops the cached entries whose sequence matches.
+    private func forgetCachedEntries(where matches: (Int64) -> Bool) {
+        for slot in cache.indices {
+            if let cached = cache[slot], matches(cached.sequence) { cache[slot] = nil }
+        }
     }
 
     private func sequence(at position: Int) -> Int64 {
@@ -152,15 +206,16 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     }
 
     private func remember(_ entry: Entry, _ stored: StoredEntry, at sequence: Int64) {
-        if cache.count >= Self.cacheLimit, cache[sequence] == nil { cache.removeAll(keepingCapacity: true) }
-        cache[sequence] = (entry, stored)
+        cache[SQLiteHistoryStorageCache.slot(of: sequence)] = CachedEntry(sequence: sequence, entry: entry, stored: stored)
     }
 
     /// The entry and its stored form at a position.
     private func load(at position: Int) throws -> (entry: Entry, stored: StoredEntry) {
         precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
         let sequence = sequence(at: position)
-        if let cached = cache[sequence] { return cached }
+        if let cached = cache[SQLiteHistoryStorageCache.slot(of: sequence)], cached.sequence == sequence {
+            return (cached.entry, cached.stored)
+        }
         guard let row = try selectEntry.fetchOne([sequence]) else {
             throw StoreError(
                 .corruptDatabase,
@@ -183,8 +238,19 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         return (entry, stored)
     }
 
-    private static func arguments(_ stored: StoredEntry) -> [any DatabaseValueConvertible] {
-        [stored.kind, stored.version, stored.text, stored.actionText, stored.mergeID, stored.isSignificant, stored.payload]
+    /// The row's values, in the column order of `insertEntry` and `updateEntry`, then the sequence.
+    /// Typed values, not `[any DatabaseValueConvertible]`: boxing each one cost a tenth of a push.
+    private static func values(_ stored: StoredEntry, sequence: Int64) -> [DatabaseValue] {
+        [
+            stored.kind.map { .text($0) } ?? .null,
+            .integer(Int64(stored.version)),
+            .text(stored.text),
+            .text(stored.actionText),
+            stored.mergeID.map { .integer(Int64($0)) } ?? .null,
+            .integer(stored.isSignificant ? 1 : 0),
+            .blob(stored.payload),
+            .integer(sequence),
+        ]
     }
 
     // MARK: HistoryStorage
@@ -196,7 +262,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     func append(_ entry: Entry) throws {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: count)
-        try insertEntry.execute(Self.arguments(stored) + [sequence])
+        try insertEntry.execute(values: Self.values(stored, sequence: sequence))
         count += 1
         headerIsDirty = true
         remember(entry, stored, at: sequence)
@@ -210,7 +276,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: position)
         if stored != previous {
-            try updateEntry.execute(Self.arguments(stored) + [sequence])
+            try updateEntry.execute(values: Self.values(stored, sequence: sequence))
         }
         remember(entry, stored, at: sequence)
     }
@@ -227,7 +293,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     func removeEntries(from position: Int) throws {
         let first = sequence(at: position)
         try deleteFrom.execute([first])
-        cache = cache.filter { $0.key < first }
+        forgetCachedEntries { $0 >= first }
         count = position
         headerIsDirty = true
     }
@@ -235,7 +301,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     func removeFirstEntries(_ k: Int) throws {
         let newBase = sequence(at: k)
         try deleteBefore.execute([newBase])
-        cache = cache.filter { $0.key >= newBase }
+        forgetCachedEntries { $0 < newBase }
         base = newBase
         count -= k
         headerIsDirty = true
@@ -246,7 +312,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         try deleteOne.execute([sequence])
         try shiftDownStart.execute([sequence])
         try shiftDownFinish.execute()
-        cache.removeAll(keepingCapacity: true)
+        forgetCachedEntries { _ in true }
         count -= 1
         headerIsDirty = true
     }
@@ -261,5 +327,16 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         guard cleanIndex != self.cleanIndex else { return }
         self.cleanIndex = cleanIndex
         headerIsDirty = true
+    }
+}
+
+/// The entry cache's geometry (outside the generic class: a static stored property cannot be generic).
+enum SQLiteHistoryStorageCache {
+    /// Slots: enough for the entries next to the index and a macro's neighbours.
+    static let slots = 8
+
+    /// The slot of a sequence number.
+    static func slot(of sequence: Int64) -> Int {
+        Int(UInt64(bitPattern: sequence) % UInt64(slots))
     }
 }

@@ -112,6 +112,38 @@ public final class Statement {
         }
     }
 
+    /// Binds values already converted, in order: the store's hot path, with no existential per value.
+    func bind(values: [DatabaseValue]) throws {
+        let handle = try liveHandle()
+        guard values.count == parameterCount else {
+            throw DatabaseError(
+                resultCode: .range,
+                message: "the statement takes \(parameterCount) argument(s), got \(values.count)",
+                sql: sql,
+                path: connection.path
+            )
+        }
+        sqlite3_reset(handle)
+        var index: Int32 = 1
+        for value in values {
+            try bind(value, at: index, handle: handle)
+            index += 1
+        }
+    }
+
+    /// Runs the statement to completion with values already converted, discarding any rows.
+    func execute(values: [DatabaseValue]) throws {
+        try bind(values: values)
+        try step(sqlite3Handle: try liveHandle())
+    }
+
+    private func step(sqlite3Handle handle: OpaquePointer) throws {
+        defer { sqlite3_reset(handle) }
+        var code = sqlite3_step(handle)
+        while code == SQLITE_ROW { code = sqlite3_step(handle) }
+        guard code == SQLITE_DONE else { throw connection.error(code, sql: sql) }
+    }
+
     private func bind(_ value: DatabaseValue, at index: Int32, handle: OpaquePointer) throws {
         let code: Int32
         switch value {
@@ -148,11 +180,7 @@ public final class Statement {
     /// - Throws: ``DatabaseError``.
     public func execute(_ arguments: [any DatabaseValueConvertible] = []) throws {
         try bind(arguments)
-        let handle = try liveHandle()
-        defer { sqlite3_reset(handle) }
-        var code = sqlite3_step(handle)
-        while code == SQLITE_ROW { code = sqlite3_step(handle) }
-        guard code == SQLITE_DONE else { throw connection.error(code, sql: sql) }
+        try step(sqlite3Handle: try liveHandle())
     }
 
     /// Runs the statement and calls `body` with each row, in order.

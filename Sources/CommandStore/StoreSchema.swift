@@ -33,6 +33,13 @@ enum StoreSchema {
             INSERT INTO commandstore_history_entry (sequence, base, count, current_index, clean_index, undo_limit)
                 VALUES (9223372036854775807, 0, 0, 0, 0, 0);
             """),
+        // A header at the top (index == count) stores NULL for both: the count is read from the
+        // entry rows, so a push no longer rewrites the header. Programs reading version 1 would take
+        // the NULLs for damage, hence a new version (which they refuse cleanly).
+        Migration(version: 2, name: "count and index implied at the top", sql: """
+            UPDATE commandstore_history_entry SET count = NULL, current_index = NULL
+                WHERE sequence = 9223372036854775807 AND current_index = count;
+            """),
     ])
 
     /// Writes the identity of a new store: application ID and the version table.

@@ -33,7 +33,7 @@ struct StoredEntry: Codable, Equatable {
         self.payload = payload
     }
 
-    init<Receiver>(_ entry: DurableEntry<Receiver>, encoder: JSONEncoder) throws {
+    init<Receiver>(_ entry: DurableEntry<Receiver>, encoder: PayloadEncoder) throws {
         switch entry.content {
         case .command(let command, _):
             self.init(
@@ -61,7 +61,7 @@ struct StoredEntry: Codable, Equatable {
         }
     }
 
-    private static func encode<Command: PersistentCommand>(_ command: Command, encoder: JSONEncoder) throws -> Data {
+    private static func encode<Command: PersistentCommand>(_ command: Command, encoder: PayloadEncoder) throws -> Data {
         do {
             return try encoder.encode(command)
         } catch {

@@ -1,0 +1,83 @@
+import CommandKit
+import CommandStore
+import Foundation
+import Testing
+
+/// The header row stores count and index only away from the top; at the top they follow from the
+/// entry rows, and a push leaves the header alone.
+@Suite struct HistoryHeaderTests {
+    static let header = "SELECT base, count, current_index, clean_index FROM commandstore_history_entry WHERE sequence = 9223372036854775807"
+
+    func open(_ path: String) throws -> (db: Database, list: NumberList, history: DurableHistory<NumberList>) {
+        var configuration = Database.Configuration()
+        configuration.createIfMissing = true
+        let db = try Database.openStore(path: path, schemas: [NumberList.schema], configuration: configuration)
+        let list = NumberList(database: db)
+        return (db, list, try DurableHistory(database: db, receiver: list, registry: NumberList.registry))
+    }
+
+    @Test func pushesAtTheTopLeaveTheHeaderAloneAndUndoWritesIt() throws {
+        let (db, _, history) = try open(":memory:")
+        try history.push(Append(value: 1))
+        #expect(try db.fetchOne(Self.header)?.values == [0, nil, nil, 0])
+        let changes = try db.fetchOne("SELECT total_changes()")?.decode(Int.self, at: 0) ?? 0
+        try history.push(Append(value: 2))
+        // The receiver's row and the entry's row: nothing else.
+        #expect(try db.fetchOne("SELECT total_changes()")?.decode(Int.self, at: 0) == changes + 2)
+        try history.undo()
+        #expect(try db.fetchOne(Self.header)?.values == [0, 2, 1, 0])
+        try history.push(Append(value: 3))
+        #expect(try db.fetchOne(Self.header)?.values == [0, nil, nil, 0])
+        #expect(history.count == 2 && history.index == 2)
+    }
+
+    @Test func reopeningCountsTheRowsAtTheTop() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("h.sqlite")
+        do {
+            let (db, _, history) = try open(path)
+            try history.setUndoLimit(3)
+            for value in 1...5 { try history.push(Append(value: value)) }
+            try history.push(Add(amount: 2))
+            // Trimmed to Append 4, Append 5, Add 2; then the merge cancels out and the entry goes.
+            try history.push(Add(amount: -2))
+            db.close()
+        }
+        let (_, list, history) = try open(path)
+        try #require(history.count == 2 && history.index == 2)
+        #expect(try (0..<2).map { try history.text(at: $0) } == ["Append 4", "Append 5"])
+        while history.canUndo { try history.undo() }
+        #expect(try list.values() == [1, 2, 3])
+        try history.clear()
+        let (_, _, reopened) = try open(path)
+        #expect(reopened.count == 0 && reopened.index == 0)
+    }
+
+    @Test func versionOneFileIsMigratedAndKeepsItsState() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("v1.sqlite")
+        do {
+            let (db, _, history) = try open(path)
+            for value in 1...4 { try history.push(Append(value: value)) }
+            // Written as version 1 did: explicit count and index, version 1.
+            try db.execute("UPDATE commandstore_history_entry SET count = 4, current_index = 4 WHERE sequence = 9223372036854775807")
+            try db.execute("UPDATE commandstore_schema SET version = 1 WHERE identifier = 'commandstore'")
+            db.close()
+        }
+        let (db, _, history) = try open(path)
+        #expect(try db.schemaVersion(of: "commandstore") == 2)
+        #expect(try db.fetchOne(Self.header)?.values == [0, nil, nil, 0])
+        #expect(history.count == 4 && history.index == 4 && history.undoText == "Append")
+    }
+
+    @Test func entriesBeforeTheBaseAreReportedAsDamage() throws {
+        let (db, list, history) = try open(":memory:")
+        for value in 1...3 { try history.push(Append(value: value)) }
+        try db.execute("UPDATE commandstore_history_entry SET base = 10 WHERE sequence = 9223372036854775807")
+        #expect {
+            try DurableHistory(database: db, receiver: list, registry: NumberList.registry)
+        } throws: { ($0 as? StoreError)?.code == .corruptDatabase }
+    }
+}
