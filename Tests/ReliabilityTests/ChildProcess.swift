@@ -21,7 +21,7 @@ struct ChildProcess {
         var crashed: Bool { wasSignaled && !timedOut }
 
         var description: String {
-            "exit \(status)\(wasSignaled ? " (signal)" : "")\(timedOut ? " (timed out)" : "")\nstdout: \(output.prefix(2000))\nstderr: \(error.prefix(2000))"
+            "exit \(status)\(wasSignaled ? " (signal \(status))" : "")\(timedOut ? " (timed out)" : "")\nstdout: \(output.prefix(2000))\nstderr: \(error.prefix(2000))"
         }
     }
 
@@ -40,7 +40,7 @@ struct ChildProcess {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Runs `product` (a built executable of this package) with `arguments`.
+    /// Runs `product` (a built executable of this package, or an absolute path) with `arguments`.
     static func run(
         _ product: String,
         _ arguments: [String],
@@ -59,7 +59,7 @@ struct ChildProcess {
         _ = FileManager.default.createFile(atPath: inputURL.path, contents: input)
 
         let process = Process()
-        process.executableURL = productsFolder.appendingPathComponent(product)
+        process.executableURL = product.hasPrefix("/") ? URL(fileURLWithPath: product) : productsFolder.appendingPathComponent(product)
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged["ALBUMS_DB"] = nil
