@@ -88,7 +88,7 @@ import Testing
         let work = try ChildProcess.makeFolder("damage-store")
         defer { try? FileManager.default.removeItem(at: work) }
         let generator = try Self.makeGenerator(in: work.path)
-        let damages = generator.damages(bitFlips: 150, seed: Self.seed)
+        let damages = generator.damages(bitFlips: DamagedLibraryTests.isLong ? 3000 : 150, seed: Self.seed)
         #expect(damages.count >= 200)
         var worked = 0
         var refused = 0
