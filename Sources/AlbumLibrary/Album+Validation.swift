@@ -11,6 +11,12 @@ extension Album {
     /// - Throws: ``LibraryError/Code/invalidValue`` when a required field is empty or any field
     ///   is longer than ``maximumFieldLength``.
     public static func validatedText(_ value: String, field: String, required: Bool) throws(LibraryError) -> String {
+        // Fast path for the usual case (imports of many albums): nothing to trim, clearly short.
+        if let first = value.unicodeScalars.first, let last = value.unicodeScalars.last,
+            !isWhitespace(first), !isWhitespace(last), value.utf8.count <= maximumFieldLength
+        {
+            return value
+        }
         let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
         if required && trimmed.isEmpty {
             throw LibraryError(.invalidValue, "\(field) must not be empty")
@@ -55,12 +61,20 @@ extension Album {
     /// - Throws: ``LibraryError/Code/invalidValue`` when the text is not an absolute URL.
     public static func parsedCoverURL(_ text: String) throws(LibraryError) -> URL {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let url = URL(string: trimmed), let scheme = url.scheme, !scheme.isEmpty,
-            !trimmed.contains(where: { $0.isWhitespace || $0.asciiValue.map { $0 < 0x20 } == true })
+        guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || isWhitespace($0) }),
+            let url = URL(string: trimmed), let scheme = url.scheme, !scheme.isEmpty
         else {
             throw LibraryError(.invalidValue, "cover \"\(text)\" is not an absolute URL (like https://example.com/cover.jpg)")
         }
         return url
+    }
+
+    /// Whether a scalar is white space, with a quick answer for ASCII (most text).
+    private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return scalar == " " || (0x09...0x0D).contains(scalar.value)
+        }
+        return scalar.properties.isWhitespace
     }
 
     /// Returns this album with every field checked and trimmed.

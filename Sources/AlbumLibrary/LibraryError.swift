@@ -14,12 +14,17 @@
 public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A stable, comparable error code. New codes may be added without breaking callers.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name ("position-out-of-range").
         public var rawValue: String
 
+        /// Creates a code from its stable name.
+        ///
+        /// - Parameter rawValue: The name.
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
 
+        /// The code's stable name.
         public var description: String { rawValue }
 
         /// A field holds a value an album cannot have (an empty title, year 0, a relative cover URL).
@@ -62,6 +67,7 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }
 

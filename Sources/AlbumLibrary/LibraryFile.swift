@@ -23,6 +23,22 @@ public enum LibraryFile: Sendable {
         CREATE TABLE IF NOT EXISTS app_state (key TEXT PRIMARY KEY NOT NULL, value TEXT);
         """
 
+    /// Albums staged for an import, or moved out of the library by undoing one (see
+    /// ``ImportAlbumsCommand``), in file order.
+    public static let importBatchSchema = """
+        CREATE TABLE IF NOT EXISTS import_batch (
+            batch TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            artist TEXT NOT NULL,
+            genre TEXT NOT NULL DEFAULT '',
+            year INTEGER,
+            cover TEXT,
+            PRIMARY KEY (batch, seq)
+        ) WITHOUT ROWID;
+        """
+
     /// The library path the command line uses when no `--db` is given.
     ///
     /// `$ALBUMS_DB`, else `$XDG_DATA_HOME/albums/library.sqlite`, else
@@ -46,7 +62,10 @@ public enum LibraryFile: Sendable {
     /// opens the file, after CommandStore's own tables.
     public static let albumsSchema = Schema(
         identifier: "albums",
-        migrations: [Migration(version: 1, name: "albums and app state", sql: schema)]
+        migrations: [
+            Migration(version: 1, name: "albums and app state", sql: schema),
+            Migration(version: 2, name: "import batches", sql: importBatchSchema),
+        ]
     )
 
     /// The largest library file checked in full (`PRAGMA integrity_check`) at every open: 4 MiB,

@@ -1,4 +1,5 @@
 public import CommandStore
+import Foundation
 
 /// An open album library: its albums (``library``) and its durable undo history.
 ///
@@ -55,7 +56,7 @@ public final class LibrarySession {
     @discardableResult
     public func add(_ album: Album, at position: Int? = nil) throws -> AddAlbumCommand {
         let command = AddAlbumCommand(album: album, position: try position ?? (library.count() + 1))
-        try history.push(command)
+        try push(command)
         return command
     }
 
@@ -69,7 +70,7 @@ public final class LibrarySession {
         var command = DeleteAlbumCommand(position: position)
         // Read first, for the caller's message; the command finds it again when it runs.
         command.album = try library.album(at: position)
-        try history.push(DeleteAlbumCommand(position: position))
+        try push(DeleteAlbumCommand(position: position))
         return command
     }
 
@@ -84,7 +85,7 @@ public final class LibrarySession {
     public func edit(at position: Int, changes: AlbumChanges) throws -> EditAlbumCommand {
         var command = EditAlbumCommand(position: position, changes: changes)
         command.before = try library.album(at: position)
-        try history.push(EditAlbumCommand(position: position, changes: changes))
+        try push(EditAlbumCommand(position: position, changes: changes))
         return command
     }
 
@@ -99,25 +100,53 @@ public final class LibrarySession {
     public func move(from: Int, to: Int) throws -> MoveAlbumCommand {
         var command = MoveAlbumCommand(from: from, to: to)
         command.title = try library.album(at: from).title
-        try history.push(MoveAlbumCommand(from: from, to: to))
+        try push(MoveAlbumCommand(from: from, to: to))
         return command
     }
 
     /// Appends albums as one undoable step, all or nothing.
     ///
+    /// The albums are staged in the library's import table and the command pushed, in one
+    /// transaction: the history row names the batch and stays small.
+    ///
     /// - Parameters:
-    ///   - albums: The albums, validated.
-    ///   - progress: Called now and then with the number appended so far.
+    ///   - albums: The albums, validated; at least one.
+    ///   - progress: Called now and then with the number staged so far.
     /// - Returns: The command as it ran.
-    /// - Throws: ``LibraryError``, or a storage error; the library is then unchanged.
+    /// - Throws: ``LibraryError``, or a storage error; the library and history are then unchanged.
     @discardableResult
     public func importAlbums(_ albums: [Album], progress: ((Int) -> Void)? = nil) throws -> ImportAlbumsCommand {
-        var command = ImportAlbumsCommand(albums: albums)
+        var command = ImportAlbumsCommand(batch: UUID(), count: albums.count, firstTitle: albums.first?.title ?? "")
         command.firstPosition = try library.count() + 1
-        library.importProgress = progress
-        defer { library.importProgress = nil }
-        try history.push(ImportAlbumsCommand(albums: albums))
+        do {
+            try database.inTransaction {
+                command.batch = try library.stageImport(albums, progress: progress)
+                try history.push(ImportAlbumsCommand(batch: command.batch, count: albums.count, firstTitle: command.firstTitle))
+                // The push consumed the new batch; any other is an undone import the push dropped.
+                try library.discardStagedImports()
+                return .commit
+            }
+        } catch {
+            // The history saw a push that was rolled back with our transaction: forget it.
+            try? history.reload()
+            throw error
+        }
         return command
+    }
+
+    /// Pushes a command and, in the same transaction, discards the albums of undone imports:
+    /// a push drops the redo tail, so they can never be redone.
+    private func push<Command: PersistentCommand>(_ command: Command) throws where Command.Receiver == LibraryAPI {
+        do {
+            try database.inTransaction {
+                try history.push(command)
+                try library.discardStagedImports()
+                return .commit
+            }
+        } catch {
+            try? history.reload()
+            throw error
+        }
     }
 }
 

@@ -261,12 +261,18 @@ private struct ArgumentCursor {
         return value
     }
 
+    /// An optional COUNT (undo, redo): absent, or a whole number of at least 1.
     mutating func optionalCount() throws(UsageError) -> Int? {
-        if let option = words.first, option.hasPrefix("-"), option != "--", Int(option) == nil {
-            throw UsageError("unknown option '\(option)' for \(command)", command: command)
+        if words.first == "--" {
+            words.removeFirst()
+            endOfOptions = true
         }
-        guard let word = nextPositional() ?? words.first.flatMap({ Int($0) != nil ? words.removeFirst() : nil })
-        else { return nil }
+        guard let word = words.first else { return nil }
+        // "-2" reads as a (bad) count, "--all" as an unknown option.
+        if word.hasPrefix("-") && Int(word) == nil && !endOfOptions {
+            throw UsageError("unknown option '\(word)' for \(command)", command: command)
+        }
+        words.removeFirst()
         guard let value = Int(word) else {
             throw UsageError("COUNT '\(word)' is not a whole number", command: command)
         }

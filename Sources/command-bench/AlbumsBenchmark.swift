@@ -6,7 +6,8 @@ import Foundation
 ///     swift build -c release --product albums && swift run -c release command-bench albums [--albums N] [--repeat R]
 ///
 /// 1. `import_albums_per_second`: appending N generated albums to a library in one undoable
-///    step, in-process (LibrarySession.importAlbums: validation done, SQLite insert + history record).
+///    step, in-process (LibrarySession.importAlbums, already validated: staging, move into the
+///    library, history record, one transaction).
 /// 2. `import_process_albums_per_second`: the same through the `albums import FILE` process
 ///    (JSON parsing, validation, start-up included).
 /// 3. `delete_undo_ratio`: the wall-clock time of `albums delete 1` + `albums undo` (two whole

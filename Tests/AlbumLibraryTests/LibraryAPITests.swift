@@ -7,6 +7,7 @@ import Testing
 private func makeLibrary(seeded: Bool = true) throws -> LibraryAPI {
     let database = try Database.inMemory()
     try database.execute(LibraryFile.schema)
+    try database.execute(LibraryFile.importBatchSchema)
     let library = LibraryAPI(database: database)
     if seeded { try library.seedDefaultsIfNeeded() }
     return library
@@ -162,7 +163,8 @@ struct SplitMix64 {
         var add = AddAlbumCommand(album: Album(title: "Blue Train", artist: "John Coltrane"), position: 2)
         var edit = EditAlbumCommand(position: 1, changes: AlbumChanges(title: "Best of Bowie (Remaster)", year: 2002))
         var move = MoveAlbumCommand(from: 1, to: 6)
-        var importing = ImportAlbumsCommand(albums: [Album(title: "X", artist: "Y"), Album(title: "Z", artist: "W")])
+        let batch = try library.stageImport([Album(title: "X", artist: "Y"), Album(title: "Z", artist: "W")])
+        var importing = ImportAlbumsCommand(batch: batch, count: 2, firstTitle: "X")
         try add.redo(on: library)
         try edit.redo(on: library)
         try move.redo(on: library)
@@ -179,12 +181,16 @@ struct SplitMix64 {
         try edit.undo(on: library)
         try add.undo(on: library)
         #expect(try library.albums() == before)
+        // Redo after undo brings the same albums back (the batch kept them).
+        try importing.redo(on: library)
+        #expect(try titles(library).suffix(2) == ["X", "Z"])
     }
 
     @Test func importWithATakenIDFailsNamingTheAlbum() throws {
         let library = try makeLibrary()
         let taken = try library.album(at: 4)
-        var command = ImportAlbumsCommand(albums: [Album(title: "New", artist: "A"), taken])
+        let batch = try library.stageImport([Album(title: "New", artist: "A"), taken])
+        var command = ImportAlbumsCommand(batch: batch, count: 2, firstTitle: "New")
         do {
             try library.database.inTransaction {
                 try command.redo(on: library)
@@ -204,5 +210,61 @@ struct SplitMix64 {
         try library.removeAlbum(at: 1)  // behind the history's back
         #expect(throws: LibraryError.self) { try add.undo(on: library) }
         #expect(try library.count() == 5)
+    }
+}
+
+@Suite struct LibrarySessionTests {
+    private func withSession(_ body: (LibrarySession, String) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("albums-session-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("library.sqlite").path
+        let session = try LibrarySession.open(path: path)
+        try session.library.seedDefaultsIfNeeded()
+        try body(session, path)
+    }
+
+    @Test func anImportIsOneStepAndItsAlbumsWaitInTheBatchWhileUndone() throws {
+        try withSession { session, path in
+            let albums = (1...3).map { Album(title: "Imported \($0)", artist: "A") }
+            let command = try session.importAlbums(albums)
+            #expect(command.firstPosition == 6)
+            #expect(try session.library.count() == 8)
+            #expect(try session.library.stagedImportCount() == 0)
+            #expect(try session.undo() == ["Import 3 albums"])
+            #expect(try session.library.count() == 5)
+            #expect(try session.library.stagedImportCount() == 3)
+            // A new process redoes it from the batch.
+            let reopened = try LibrarySession.open(path: path)
+            #expect(try reopened.redo() == ["Import 3 albums"])
+            #expect(try reopened.library.albums().suffix(3).map(\.title) == ["Imported 1", "Imported 2", "Imported 3"])
+        }
+    }
+
+    @Test func aPushAfterUndoingAnImportDiscardsItsAlbums() throws {
+        try withSession { session, _ in
+            try session.importAlbums([Album(title: "X", artist: "A"), Album(title: "Y", artist: "B")])
+            try session.undo()
+            #expect(try session.library.stagedImportCount() == 2)
+            try session.delete(at: 1)
+            #expect(try session.library.stagedImportCount() == 0)
+            #expect(session.redoText == nil)
+            #expect(session.undoText == "Delete “Best of Bowie”")
+        }
+    }
+
+    @Test func undoAndRedoCountsAreAllOrNothing() throws {
+        try withSession { session, _ in
+            try session.delete(at: 1)
+            try session.move(from: 1, to: 3)
+            #expect(throws: LibraryError.self) { try session.undo(count: 3) }
+            #expect(session.history.index == 2)
+            #expect(try session.undo(count: 2) == ["Move “It's My Life”", "Delete “Best of Bowie”"])
+            #expect(try session.library.albums().map(\.title) == Album.defaults().map(\.title))
+            #expect(throws: LibraryError.self) { try session.redo(count: 3) }
+            #expect(try session.redo(count: 2) == ["Delete “Best of Bowie”", "Move “It's My Life”"])
+            let history = try session.historySteps()
+            #expect(history.texts == ["Delete “Best of Bowie”", "Move “It's My Life”"])
+            #expect(history.current == 2)
+        }
     }
 }

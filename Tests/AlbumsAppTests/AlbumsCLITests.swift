@@ -142,6 +142,20 @@ import Testing
         }
     }
 
+    @Test func aLargeImportWithoutATerminalPrintsNoProgress() throws {
+        try withLibrary { albums, folder in
+            let many = (1...3000).map { Album(title: "Album \($0)", artist: "Artist", year: 2000) }
+            let file = folder.appendingPathComponent("many.json")
+            try AlbumFile.encode(many).write(to: file)
+            let result = try albums("import", file.path)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.output == "Imported 3000 albums (positions 6–3005)\n")
+            #expect(result.error.isEmpty)
+            #expect(try albums("show", "3005").output.contains("Album 3000"))
+            #expect(try albums("undo").output == "Undid Import 3000 albums\n")
+        }
+    }
+
     @Test func theLibraryPathComesFromTheEnvironment() throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -339,6 +353,15 @@ import Testing
             }
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
             #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        }
+    }
+
+    @Test func aFolderIsNotALibrary() throws {
+        try withLibrary { _, folder in
+            let result = try AlbumsProcess(database: folder.path)("list")
+            #expect(result.status == 1, "\(result)")
+            #expect(result.error == "albums: \(folder.path) is a folder, not an albums library\n")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         }
     }
 

@@ -76,6 +76,16 @@ import Testing
         }
     }
 
+    @Test func aNarrowToolbarKeepsEveryKey() {
+        var items = toolbar
+        items[0] = BrowserState.ToolbarItem(key: "u", title: "Undo Delete “A Very Long Album Title Indeed”", isEnabled: true)
+        let state = BrowserState(albums: Album.defaults(), currentIndex: 0, toolbar: items)
+        let wide = render(state, width: 120).joined(separator: "\n")
+        #expect(wide.contains("[u] Undo Delete “A Very Long Album Title Indeed”"))
+        let narrow = render(state, width: 50).joined(separator: "\n")
+        #expect(narrow.contains("[u] Undo [r] Redo [d] Delete [a] Add [q] Quit"))
+    }
+
     @Test func emptyLibraryInvitesAdding() {
         let state = BrowserState(albums: [], currentIndex: 0, toolbar: toolbar)
         #expect(render(state).joined().contains("No albums. Press a to add one."))

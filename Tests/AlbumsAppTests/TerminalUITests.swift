@@ -12,8 +12,11 @@ private final class TmuxSession {
     let socket = "albums-e2e-\(UUID().uuidString.prefix(8))"
     let name = "albums"
 
+    /// tmux is installed, and `/proc` tells a process's children (Linux, where CI runs these).
     static var isAvailable: Bool {
-        FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/tmux")
+        let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
+        return tmux.contains { FileManager.default.isExecutableFile(atPath: $0) }
+            && FileManager.default.fileExists(atPath: "/proc/self/task")
     }
 
     /// Runs a tmux client command and waits for it with `waitpid`.
@@ -202,6 +205,54 @@ struct TerminalUITests {
         #expect(relaunched.contains("2 of 4"))
         try tmux.send("q")
         _ = try tmux.waitUntilExit()
+    }
+
+    @Test func redrawsOnResizeAndSurvivesControlCharacters() throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        // An album whose fields would clear the screen and ring the bell if printed raw.
+        let added = try AlbumsProcess(database: database)("add", "--title", "Evil\u{1B}[2J\u{07}", "--artist", "Line\nBreak", "--at", "1")
+        try #require(added.status == 0, "\(added)")
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try tmux.start(database: database)
+        let screen = try tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
+        #expect(screen.contains("┃Evil␛[2J␇"))
+        #expect(screen.contains("Artist  Line␊Break"))
+        #expect(screen.contains("albums · 6 albums"))
+
+        try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "50", "-y", "20"])
+        let small = try tmux.waitForScreen("the narrow layout") { $0.contains("[q]") && !$0.contains("Staring at the Sun") }
+        #expect(small.split(separator: "\n").allSatisfy { $0.count <= 50 })
+        #expect(small.contains("1 of 6"))
+        try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "120", "-y", "40"])
+        try tmux.waitForScreen("the wide layout again") { $0.contains("Nothing Like The Sun") && $0.contains("[q] Quit") }
+        try tmux.send("q")
+        #expect(try tmux.waitUntilExit() == "0")
+    }
+
+    @Test func aChangeFromTheCommandLineIsNotMistakenForTheAlbumOnScreen() throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        let cli = AlbumsProcess(database: database)
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try tmux.start(database: database)
+        try tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
+        // While the UI shows "Best of Bowie", another process deletes it.
+        #expect(try cli("delete", "1").status == 0)
+        try tmux.send("d")
+        try tmux.waitForScreen("the refusal") { $0.contains("“Best of Bowie” is no longer in the library") }
+        // Nothing else was deleted, and the UI now knows the other process's step.
+        #expect(try cli("list").output.split(separator: "\n").count == 4)
+        try tmux.waitForScreen("the other process's step") { $0.contains("Undo Delete “Best of Bowie”") }
+        try tmux.send("u")
+        try tmux.waitForScreen("the album back") { $0.contains("Undid Delete “Best of Bowie”") }
+        #expect(try cli("list").output.split(separator: "\n").count == 5)
+        try tmux.send("q")
+        #expect(try tmux.waitUntilExit() == "0")
     }
 
     @Test func addAnAlbumThroughTheForm() throws {

@@ -4,30 +4,35 @@ public import CommandStore
 // history row: renaming one would make old histories unreadable, so they never change.
 
 extension AddAlbumCommand: PersistentCommand {
+    /// The album library.
     public typealias Receiver = LibraryAPI
     /// The stored kind: `albums.add`.
     public static let kind = "albums.add"
 }
 
 extension DeleteAlbumCommand: PersistentCommand {
+    /// The album library.
     public typealias Receiver = LibraryAPI
     /// The stored kind: `albums.delete`.
     public static let kind = "albums.delete"
 }
 
 extension EditAlbumCommand: PersistentCommand {
+    /// The album library.
     public typealias Receiver = LibraryAPI
     /// The stored kind: `albums.edit`.
     public static let kind = "albums.edit"
 }
 
 extension MoveAlbumCommand: PersistentCommand {
+    /// The album library.
     public typealias Receiver = LibraryAPI
     /// The stored kind: `albums.move`.
     public static let kind = "albums.move"
 }
 
 extension ImportAlbumsCommand: PersistentCommand {
+    /// The album library.
     public typealias Receiver = LibraryAPI
     /// The stored kind: `albums.import`.
     public static let kind = "albums.import"

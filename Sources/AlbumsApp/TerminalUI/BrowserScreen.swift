@@ -64,7 +64,7 @@ public enum BrowserScreen: Sendable {
             lines += details(state.currentAlbum)
         }
         // The toolbar, keys and status sit at the bottom when there is room, right after otherwise.
-        let footer = [toolbar(state.toolbar), keysLine(formOpen: state.form != nil), [Span(" " + DisplayText.sanitized(state.status ?? ""))]]
+        let footer = [toolbar(state.toolbar, width: width), keysLine(formOpen: state.form != nil), [Span(" " + DisplayText.sanitized(state.status ?? ""))]]
         while lines.count < height - footer.count {
             lines.append([])
         }
@@ -137,15 +137,22 @@ public enum BrowserScreen: Sendable {
         return lines
     }
 
-    private static func toolbar(_ items: [BrowserState.ToolbarItem]) -> Line {
-        var line: Line = [Span(" ")]
-        for item in items {
-            let style: Style = item.isEnabled ? .normal : .dim
-            line.append(Span("[\(item.key)] ", item.isEnabled ? .bold : .dim))
-            line.append(Span(DisplayText.sanitized(item.title), style))
-            line.append(Span("   "))
+    /// The toolbar; on a narrow terminal each button keeps only its first word ("Undo"), so
+    /// every key stays visible.
+    private static func toolbar(_ items: [BrowserState.ToolbarItem], width: Int) -> Line {
+        func line(short: Bool) -> Line {
+            var line: Line = [Span(" ")]
+            for item in items {
+                let style: Style = item.isEnabled ? .normal : .dim
+                let title = DisplayText.sanitized(item.title)
+                line.append(Span("[\(item.key)] ", item.isEnabled ? .bold : .dim))
+                line.append(Span(short ? String(title.prefix { $0 != " " }) : title, style))
+                line.append(Span(short ? " " : "   "))
+            }
+            return line
         }
-        return line
+        let full = line(short: false)
+        return columns(full.map(\.text).joined()) <= width ? full : line(short: true)
     }
 
     private static func keysLine(formOpen: Bool) -> Line {

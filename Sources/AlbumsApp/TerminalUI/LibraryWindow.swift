@@ -1,5 +1,6 @@
 import AlbumLibrary
 import CommandKit
+import CommandStore
 import Foundation
 
 /// The terminal UI's controller: the library on one side, the toolbar's controls and the
@@ -113,9 +114,12 @@ final class LibraryWindow {
     }
 
     func deleteCurrent() {
-        guard !state.albums.isEmpty else { return }
-        let position = state.clampedIndex + 1
+        guard let shown = state.currentAlbum else { return }
         change {
+            // By id, not by the index on screen: another process may have changed the library.
+            guard let position = try session.library.position(of: shown.id) else {
+                return "\(DisplayText.quoted(shown.title)) is no longer in the library"
+            }
             let command = try session.delete(at: position)
             return "Deleted \(DisplayText.quoted(command.album?.title ?? "")) (position \(position))"
         }
@@ -131,8 +135,11 @@ final class LibraryWindow {
     }
 
     private func addAlbum(_ album: Album) {
-        let position = state.albums.isEmpty ? 1 : state.clampedIndex + 2
+        let shown = state.currentAlbum
         change(currentID: album.id) {
+            // Right after the album on screen, found by id (another process may have changed the library).
+            let position = try shown.flatMap { try session.library.position(of: $0.id) }.map { $0 + 1 }
+                ?? (try session.library.count() + 1)
             try session.add(album, at: position)
             return "Added \(DisplayText.quoted(album.title)) (position \(position))"
         }
@@ -153,6 +160,8 @@ final class LibraryWindow {
     private func change(currentID: UUID? = nil, _ body: () throws -> String) {
         let index = state.clampedIndex
         do {
+            // Another process (the command line) may have changed the history since the last step.
+            try session.history.reload()
             state.status = try body()
         } catch {
             state.status = AlbumsApp.describe(error)

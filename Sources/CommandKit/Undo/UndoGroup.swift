@@ -102,20 +102,12 @@ public final class UndoGroup {
 
     /// The changes of whichever stack is active, plus one event per switch of the active stack.
     public var changes: AsyncStream<UndoChange> {
-        let observers = observation
-        if let broadcaster = observers.broadcaster { return broadcaster.makeStream() }
-        let broadcaster = ChangeBroadcaster()
-        observers.broadcaster = broadcaster
-        return broadcaster.makeStream()
+        observation.makeStream()
     }
 
     /// An `@Observable` mirror of the active stack's state.
     public var model: UndoStackModel {
-        let observers = observation
-        if let model = observers.model { return model }
-        let model = UndoStackModel(state: observers.lastState)
-        observers.model = model
-        return model
+        observation.observableModel()
     }
 
     func addListener(_ handler: @escaping (UndoChange) -> Void) -> Int {

@@ -44,14 +44,30 @@ final class ChangeBroadcaster: Sendable {
 final class UndoStackObservers {
     /// The state last published (the `old` of the next event).
     var lastState: UndoState
-    var broadcaster: ChangeBroadcaster?
-    var model: UndoStackModel?
+    private var broadcaster: ChangeBroadcaster?
+    private var model: UndoStackModel?
     /// Synchronous listeners (groups, controls), called in registration order.
     var listeners: [(id: Int, handler: (UndoChange) -> Void)] = []
     private var nextListener = 0
 
     init(state: UndoState) {
         lastState = state
+    }
+
+    /// A new stream of the changes from now on; the broadcaster is created on first use.
+    func makeStream() -> AsyncStream<UndoChange> {
+        if let broadcaster { return broadcaster.makeStream() }
+        let created = ChangeBroadcaster()
+        broadcaster = created
+        return created.makeStream()
+    }
+
+    /// The `@Observable` mirror of the state, created on first use.
+    func observableModel() -> UndoStackModel {
+        if let model { return model }
+        let created = UndoStackModel(state: lastState)
+        model = created
+        return created
     }
 
     func addListener(_ handler: @escaping (UndoChange) -> Void) -> Int {
@@ -127,22 +143,14 @@ extension UndoStack {
     /// }
     /// ```
     public var changes: AsyncStream<UndoChange> {
-        let observers = observation
-        if let broadcaster = observers.broadcaster { return broadcaster.makeStream() }
-        let broadcaster = ChangeBroadcaster()
-        observers.broadcaster = broadcaster
-        return broadcaster.makeStream()
+        observation.makeStream()
     }
 
     /// An `@Observable` mirror of the stack's state, for SwiftUI and `withObservationTracking`.
     ///
     /// Created on first access; from then on it is updated after every change.
     public var model: UndoStackModel {
-        let observers = observation
-        if let model = observers.model { return model }
-        let model = UndoStackModel(state: observers.lastState)
-        observers.model = model
-        return model
+        observation.observableModel()
     }
 
     /// Calls `handler` synchronously after every change; returns an ID for ``removeListener(_:)``.
