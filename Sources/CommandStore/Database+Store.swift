@@ -181,6 +181,18 @@ extension Database {
         }
         let recorded = try classifying(path) { try StoreSchema.versions(db) }
         try checkVersions(recorded, schemas: schemas, path: path)
+        // A migration is about to write to this file: never into a damaged one (a flipped bit can
+        // make a schema look older, and its migration would then build on the damage).
+        if schemas.contains(where: { (recorded[$0.identifier] ?? 0) < $0.version }) {
+            let findings = try classifying(path) { try db.fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0) } }
+            guard findings == ["ok"] else {
+                throw StoreError(
+                    .corruptDatabase,
+                    "\(path) is damaged (\(findings.prefix(3).joined(separator: "; "))); it was not migrated and not changed",
+                    path: path
+                )
+            }
+        }
     }
 
     /// Reads the file through its `-wal` log, read-only, and throws if what it shows is damaged.

@@ -44,14 +44,43 @@ import Testing
         )
     }
 
+    /// Whether a damaged copy records an older schema version than the original (a flipped bit in
+    /// `commandstore_schema`): opening it then runs the newer migrations, a designed write. Read
+    /// from a scratch copy, so the copy under test is not touched.
+    static func recordsOlderSchema(_ damage: DamageGenerator.Damage, original: [String: Int], scratch: String) -> Bool {
+        guard case .file(let data) = damage.content else { return false }
+        defer {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: scratch + suffix) }
+        }
+        guard (try? data.write(to: URL(fileURLWithPath: scratch))) != nil, let versions = schemaVersions(scratch) else { return false }
+        return original.contains { identifier, version in (versions[identifier] ?? version) < version }
+    }
+
+    static func schemaVersions(_ path: String) -> [String: Int]? {
+        var configuration = Database.Configuration()
+        configuration.isReadOnly = true
+        guard let db = try? Database(path: path, configuration: configuration) else { return nil }
+        defer { db.close() }
+        guard let rows = try? db.fetchAll("SELECT identifier, version FROM commandstore_schema") else { return nil }
+        var versions: [String: Int] = [:]
+        for row in rows {
+            guard let identifier = try? row.decode(String.self, at: 0), let version = try? row.decode(Int.self, at: 1) else { return nil }
+            versions[identifier] = version
+        }
+        return versions
+    }
+
     @Test func everyCommandOnEveryDamagedCopyWorksOrFailsClearly() throws {
         let work = try ChildProcess.makeFolder("damage-cli")
         defer { try? FileManager.default.removeItem(at: work) }
         let generator = try Self.makeLibrary(at: work.path + "/original.db", in: work.path)
         let damages = generator.damages(bitFlips: Self.isLong ? 1500 : 120, seed: Self.seed)
+        let currentVersions = try #require(Self.schemaVersions(work.path + "/original.db"))
         var runs = 0
         var failures = 0
+        var upgraded = 0
         for damage in damages {
+            let olderSchema = Self.recordsOlderSchema(damage, original: currentVersions, scratch: work.path + "/probe.db")
             let folder = work.path + "/" + damage.name
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
             defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -68,9 +97,16 @@ import Testing
                     failures += 1
                     AlbumsCLI.expectClearFailure(result, "\(context), \(arguments)")
                 }
-                // A reading command never changes the file; a missing one it may create (a new library).
-                if case .walWithoutDatabase = damage.content {} else {
-                    #expect(try DamagedStoreTests.contents(of: folder) == before, "\(context), \(arguments): the files changed")
+                // A reading command never changes the file, with one designed exception: a file that
+                // records an older schema is migrated, and must then be consistent.
+                let after = try DamagedStoreTests.contents(of: folder)
+                if after != before, olderSchema, result.status == 0 {
+                    upgraded += 1
+                    let db = try Database.openStore(path: path, schemas: [])
+                    defer { db.close() }
+                    #expect(throws: Never.self, "\(context), \(arguments): migrated into a damaged library") { try db.checkIntegrity() }
+                } else {
+                    #expect(after == before, "\(context), \(arguments): the files changed")
                 }
             }
             for arguments in Self.writeCommands {
@@ -91,7 +127,7 @@ import Testing
                 }
             }
         }
-        print("DamagedLibraryTests: \(damages.count) damaged copies (seed \(Self.seed)), \(runs) CLI runs, \(failures) refused clearly, no crash or hang")
+        print("DamagedLibraryTests: \(damages.count) damaged copies (seed \(Self.seed)), \(runs) CLI runs, \(failures) refused clearly, \(upgraded) reads migrated an older recorded schema, no crash or hang")
         #expect(damages.count >= 150)
     }
 }
