@@ -30,7 +30,7 @@ import Testing
         #expect(try cli("list").status == 0)  // creates the library
         let baseline = try JSONDecoder().decode([Export].self, from: Data(try cli("export").output.utf8)).count
         let writers = Self.isLong ? 4 : 3
-        let adds = Self.isLong ? 250 : 60
+        let adds = Self.isLong ? 250 : DamagedLibraryTests.isSanitized ? 20 : 60
         let results = LockedResults()
         DispatchQueue.concurrentPerform(iterations: writers) { writer in
             for number in 0..<adds {
