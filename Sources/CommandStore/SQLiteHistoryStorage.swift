@@ -145,7 +145,11 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
             // At the top: the count is the number of entry rows, base ... newest sequence.
             let newest = try selectNewestSequence.fetchOne()?.decode(Int64.self, at: 0)
             count = try newest.map { newest in
-                guard newest >= base, let count = Int(exactly: newest - base + 1) else {
+                // Wrapping-checked: `base` comes from the file, and a damaged one may hold any value.
+                let distance = newest.subtractingReportingOverflow(base)
+                guard newest >= base, !distance.overflow, distance.partialValue < Int64.max,
+                    let count = Int(exactly: distance.partialValue + 1)
+                else {
                     throw StoreError(
                         .corruptDatabase,
                         "\(database.path) has durable history entries before its base (\(newest) < \(base))",
@@ -158,6 +162,24 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         } else {
             count = try row.decode(Int.self, at: 1)
             index = try row.decode(Int.self, at: 2)
+            guard count >= 0, !base.addingReportingOverflow(Int64(count)).overflow else {
+                throw StoreError(
+                    .corruptDatabase,
+                    "\(database.path) has an impossible durable history header (count \(count) from sequence \(base))",
+                    path: database.path
+                )
+            }
+            // Rows past the count exist only in a damaged file; the next header written "at the
+            // top" would silently turn them into steps.
+            if let newest = try selectNewestSequence.fetchOne()?.decode(Int64.self, at: 0),
+                newest.subtractingReportingOverflow(base).overflow || newest - base >= Int64(count)
+            {
+                throw StoreError(
+                    .corruptDatabase,
+                    "\(database.path) has durable history entries past its count (\(count) from sequence \(base), newest \(newest))",
+                    path: database.path
+                )
+            }
         }
         cleanIndex = try row.decode(Int?.self, at: 3)
         undoLimit = try row.decode(Int.self, at: 4)

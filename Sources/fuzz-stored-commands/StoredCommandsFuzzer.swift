@@ -189,8 +189,17 @@ enum StoredCommandsFuzzer {
                 history = reopened
             }
             check(history, step: steps)
+            if trace {
+                let state = history.state
+                let line = "step \(steps): operation \(operation): index \(state.index), count \(state.count), "
+                    + "clean \(state.cleanIndex.map(String.init) ?? "none"), macro depth \(state.macroDepth)\n"
+                FileHandle.standardError.write(Data(line.utf8))
+            }
         }
     }
+
+    /// `FUZZ_TRACE=1` prints each operation and the state after it (to read a crasher).
+    private static let trace = ProcessInfo.processInfo.environment["FUZZ_TRACE"] == "1"
 
     private static func check(_ history: DurableHistory<FuzzLibrary>, step: Int) {
         let state = history.state
