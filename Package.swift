@@ -77,6 +77,8 @@ let package = Package(
         ),
         // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
         .testTarget(name: "AlbumsAppTests", dependencies: ["AlbumsApp", "AlbumLibrary", "albums"]),
+        // The code the DocC articles show that is test code (Testing Code That Uses CommandKit).
+        .testTarget(name: "DocumentationExamplesTests", dependencies: ["CommandKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,7 +4,7 @@ public import Foundation
 /// The album library's facade: the receiver every album command works on.
 ///
 /// `LibraryAPI` reads and writes the albums of one library file through CommandStore's
-/// ``Database``, the same connection the durable history uses, so an album change and its
+/// `Database`, the same connection the durable history uses, so an album change and its
 /// history record commit in one transaction. Positions are 1-based, as `albums list` prints them.
 ///
 /// Order is kept in a `sort_key` column with wide gaps between neighbours: adding, deleting or
@@ -29,7 +29,7 @@ public final class LibraryAPI {
 
     /// Creates the facade over an open, migrated library database.
     ///
-    /// - Parameter database: A connection whose schema includes ``LibraryAPI/migrations``.
+    /// - Parameter database: A connection whose schema includes ``LibraryFile/albumsSchema``.
     public init(database: Database) {
         self.database = database
     }
@@ -38,7 +38,7 @@ public final class LibraryAPI {
 
     /// The number of albums.
     ///
-    /// - Throws: ``DatabaseError`` if the library cannot be read.
+    /// - Throws: `DatabaseError` if the library cannot be read.
     /// - Complexity: O(*n*) inside SQLite (an index count), fast even for large libraries.
     public func count() throws -> Int {
         try database.fetchOne("SELECT count(*) FROM album")?.decode(Int.self, at: 0) ?? 0
@@ -47,7 +47,7 @@ public final class LibraryAPI {
     /// Every album, in library order.
     ///
     /// - Returns: The albums; the first is at position 1.
-    /// - Throws: ``DatabaseError`` if the library cannot be read.
+    /// - Throws: `DatabaseError` if the library cannot be read.
     /// - Complexity: O(*n*).
     public func albums() throws -> [Album] {
         var albums: [Album] = []
@@ -95,7 +95,7 @@ public final class LibraryAPI {
     ///   - album: The album; its id must not be in the library yet.
     ///   - position: From 1 to ``count()`` + 1 (the end).
     /// - Throws: ``LibraryError/Code/positionOutOfRange``, ``LibraryError/Code/invalidValue`` when the
-    ///   id is taken, or ``DatabaseError``.
+    ///   id is taken, or `DatabaseError`.
     /// - Complexity: O(*position*), plus O(*n*) on the rare occasions keys are spread out.
     public func insert(_ album: Album, at position: Int) throws {
         let key = try sortKey(forInsertingAt: position)
@@ -104,9 +104,11 @@ public final class LibraryAPI {
 
     /// Appends albums at the end, in order, as one batch.
     ///
-    /// - Parameter albums: The albums; none of their ids may be in the library.
+    /// - Parameters:
+    ///   - albums: The albums; none of their ids may be in the library.
+    ///   - progress: Called now and then, and at the end, with the number appended so far.
     /// - Throws: ``LibraryError/Code/invalidValue`` naming the first album whose id is taken
-    ///   (1-based, in `albums`), or ``DatabaseError``. Call it inside a transaction to make it all or nothing.
+    ///   (1-based, in `albums`), or `DatabaseError`. Call it inside a transaction to make it all or nothing.
     /// - Complexity: O(*m* log *n*) for *m* albums.
     public func append(contentsOf albums: [Album], progress: ((Int) -> Void)? = nil) throws {
         var key = (try database.fetchOne("SELECT max(sort_key) FROM album")?.decode(Int64?.self, at: 0) ?? 0)
@@ -126,7 +128,7 @@ public final class LibraryAPI {
     ///
     /// - Parameter position: From 1 to ``count()``.
     /// - Returns: The removed album.
-    /// - Throws: ``LibraryError/Code/positionOutOfRange`` or ``DatabaseError``.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` or `DatabaseError`.
     /// - Complexity: O(*position*).
     @discardableResult
     public func removeAlbum(at position: Int) throws -> Album {
@@ -167,7 +169,7 @@ public final class LibraryAPI {
     ///   - position: From 1 to ``count()``.
     ///   - album: The new value; its id replaces the old one's.
     /// - Returns: The album that was there.
-    /// - Throws: ``LibraryError/Code/positionOutOfRange`` or ``DatabaseError``.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` or `DatabaseError`.
     @discardableResult
     public func replaceAlbum(at position: Int, with album: Album) throws -> Album {
         let found = try located(at: position)
@@ -184,7 +186,7 @@ public final class LibraryAPI {
     ///   - from: The album's position now, from 1 to ``count()``.
     ///   - to: Its position afterwards, from 1 to ``count()``.
     /// - Returns: The moved album.
-    /// - Throws: ``LibraryError/Code/positionOutOfRange`` or ``DatabaseError``.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` or `DatabaseError`.
     @discardableResult
     public func moveAlbum(from: Int, to: Int) throws -> Album {
         let found = try located(at: from)
@@ -204,7 +206,7 @@ public final class LibraryAPI {
     ///   - albums: The albums, in order.
     ///   - progress: Called now and then with the number staged so far.
     /// - Returns: The batch's id.
-    /// - Throws: ``DatabaseError``. Call it in the transaction that pushes the command.
+    /// - Throws: `DatabaseError`. Call it in the transaction that pushes the command.
     /// - Complexity: O(*m*) for *m* albums.
     public func stageImport(_ albums: [Album], progress: ((Int) -> Void)? = nil) throws -> UUID {
         let batch = UUID()
@@ -224,14 +226,14 @@ public final class LibraryAPI {
 
     /// Deletes every staged album: after a push, no undone import is left to redo them.
     ///
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     public func discardStagedImports() throws {
         try database.execute("DELETE FROM import_batch")
     }
 
     /// The number of albums staged in import batches (those of undone imports).
     ///
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     public func stagedImportCount() throws -> Int {
         try database.fetchOne("SELECT count(*) FROM import_batch")?.decode(Int.self, at: 0) ?? 0
     }
@@ -298,7 +300,7 @@ public final class LibraryAPI {
     /// Remembers which album the scroller shows.
     ///
     /// - Parameter id: The album's id, or `nil` to forget.
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     public func setCurrentAlbumID(_ id: UUID?) throws {
         try database.execute(
             "INSERT INTO app_state (key, value) VALUES ('current', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -312,7 +314,7 @@ public final class LibraryAPI {
     /// deleted: an empty library stays empty.
     ///
     /// - Returns: Whether the defaults were added now.
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     @discardableResult
     public func seedDefaultsIfNeeded() throws -> Bool {
         var seeded = false

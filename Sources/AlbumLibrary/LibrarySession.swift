@@ -25,7 +25,7 @@ public final class LibrarySession {
     /// - Parameters:
     ///   - database: The library's connection.
     ///   - path: The file, for messages.
-    /// - Throws: ``StoreError`` when the history cannot be read.
+    /// - Throws: `StoreError` when the history cannot be read.
     public init(database: Database, path: String) throws {
         self.path = path
         self.library = LibraryAPI(database: database)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the DocC catalog of every library module from compiler-emitted symbol graphs (no
+# plugin), with warnings as errors, and checks that the documentation is whole:
+#   1. every public symbol of a module is listed in a `## Topics` section of its catalog;
+#   2. every ```swift block of an article appears, verbatim, in Snippets/ (which `swift build`
+#      compiles) or in Tests/DocumentationExamplesTests/, so the code the articles show compiles.
+# Steps: one `swift build` (the same flags as Scripts/test.sh, so after the tests it rebuilds
+# nothing), `swift-symbolgraph-extract` on each built module, then one `docc convert` per module.
+# Output: .build-docs/docs/<Module>. Fails on the first problem.
+#
+# Usage: Scripts/generate-docs.sh [Module...]   (default: every library module)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+modules=(CommandKit LaunchKit CommandStore AlbumLibrary)
+[ "$#" -gt 0 ] && modules=("$@")
+out=.build-docs
+
+# Libraries, executables and Snippets/, with warnings as errors.
+swift build -Xswiftc -warnings-as-errors
+modules_dir="$(swift build --show-bin-path -Xswiftc -warnings-as-errors)/Modules"
+triple="$(swiftc -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -n 1)"
+sdk=()
+if command -v xcrun >/dev/null; then sdk=(-sdk "$(xcrun --show-sdk-path)"); fi
+
+# The checker (curation, compiled examples) is a Swift script: nothing to install.
+mkdir -p "$out/docs"
+swiftc -O -swift-version 6 Scripts/check-docs.swift -o "$out/check-docs"
+for module in "${modules[@]}"; do
+    catalog="Sources/$module/$module.docc"
+    [ -d "$catalog" ] || { echo "generate-docs: missing catalog $catalog" >&2; exit 1; }
+
+    # Only this module's graphs: M.symbols.json and M@Other.symbols.json (its extensions).
+    graphs="$out/symbol-graphs/$module"
+    rm -rf "$graphs" && mkdir -p "$graphs"
+    swift-symbolgraph-extract -module-name "$module" -target "$triple" ${sdk[@]+"${sdk[@]}"} \
+        -I "$modules_dir" -I Sources/CSQLite \
+        -minimum-access-level public -output-dir "$graphs"
+
+    "$out/check-docs" "$module" "$catalog" "$graphs"
+
+    # Overloads (setTarget(_:action:), enqueue(_:)) share one page, so a topic can list them by
+    # name: docc cannot parse its own disambiguation for generic closure parameters.
+    echo "generate-docs: docc convert $module"
+    docc convert "$catalog" \
+        --additional-symbol-graph-dir "$graphs" \
+        --fallback-display-name "$module" \
+        --fallback-bundle-identifier "org.commandkit.$module" \
+        --warnings-as-errors \
+        --enable-experimental-overloaded-symbol-presentation \
+        --output-path "$out/docs/$module"
+done
+echo "generate-docs: built ${modules[*]} in $out/docs"
