@@ -7,12 +7,12 @@ struct AlbumsCLI {
     var timeout: TimeInterval = 30
 
     /// Runs `albums --db <database> <arguments>`.
-    func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:]) throws -> ChildProcess.Result {
-        try ChildProcess.run("albums", ["--db", database] + arguments, input: input, environment: environment, timeout: timeout)
+    func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:]) async throws -> ChildProcess.Result {
+        try await ChildProcess.run("albums", ["--db", database] + arguments, input: input, environment: environment, timeout: timeout)
     }
 
-    func callAsFunction(_ arguments: String...) throws -> ChildProcess.Result {
-        try run(arguments)
+    func callAsFunction(_ arguments: String...) async throws -> ChildProcess.Result {
+        try await run(arguments)
     }
 
     /// An import file of `count` albums with titles `prefix 0` … (and a body of `padding` characters

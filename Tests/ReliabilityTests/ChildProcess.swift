@@ -47,7 +47,7 @@ struct ChildProcess {
         input: Data = Data(),
         environment: [String: String] = [:],
         timeout: TimeInterval = 30
-    ) throws -> Result {
+    ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reliability-io-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -76,15 +76,20 @@ struct ChildProcess {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = stdin
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        // Waits without holding a thread: the test pool has one thread per core, and a blocked
+        // one starves the suite's other tests (LaunchKit's readiness waits timed out under TSan).
+        let exit = ExitSignal()
+        process.terminationHandler = { _ in exit.markExited() }
         try process.run()
-        var timedOut = false
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
+        let pid = process.processIdentifier
+        let deadline = DispatchWorkItem {
+            if exit.markTimedOutUnlessExited() { kill(pid, SIGKILL) }
         }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
+        await exit.wait()
+        deadline.cancel()
+        process.waitUntilExit()  // returns at once: the process has exited
+        let timedOut = exit.timedOut
         return Result(
             status: process.terminationStatus,
             wasSignaled: process.terminationReason == .uncaughtSignal,
@@ -99,5 +104,46 @@ struct ChildProcess {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reliability-\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
+    }
+}
+
+/// A child's exit, awaited without blocking a thread; records whether the deadline killed it.
+final class ExitSignal: @unchecked Sendable {
+    // Why `@unchecked Sendable` is safe: every stored property is read and written only with
+    // `lock` held; the continuation is resumed once, after leaving the lock.
+    private let lock = NSLock()
+    private var exited = false
+    private var killed = false
+    private var continuation: CheckedContinuation<Void, Never>?
+
+    var timedOut: Bool { lock.withLock { killed } }
+
+    func markExited() {
+        let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
+            exited = true
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume()
+    }
+
+    /// Marks the child as timed out, unless it has exited; returns whether to kill it.
+    func markTimedOutUnlessExited() -> Bool {
+        lock.withLock {
+            guard !exited else { return false }
+            killed = true
+            return true
+        }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow: Bool = lock.withLock {
+                if exited { return true }
+                self.continuation = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
     }
 }

@@ -23,23 +23,27 @@ import Testing
         var steps: [Step]
     }
 
-    @Test func concurrentAddsAreEachAppliedOnceAndRecordedOnce() throws {
+    @Test func concurrentAddsAreEachAppliedOnceAndRecordedOnce() async throws {
         let folder = try ChildProcess.makeFolder("concurrent")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
-        #expect(try cli("list").status == 0)  // creates the library
-        let baseline = try JSONDecoder().decode([Export].self, from: Data(try cli("export").output.utf8)).count
+        #expect(try await cli("list").status == 0)  // creates the library
+        let baseline = try JSONDecoder().decode([Export].self, from: Data(try await cli("export").output.utf8)).count
         let writers = Self.isLong ? 4 : 3
         let adds = Self.isLong ? 250 : DamagedLibraryTests.isSanitized ? 20 : 60
-        let results = LockedResults()
-        DispatchQueue.concurrentPerform(iterations: writers) { writer in
-            for number in 0..<adds {
-                let title = "w\(writer)-\(number)"
-                let result = try? cli("add", "--title", title, "--artist", "Writer \(writer)")
-                results.append(title: title, result: result)
+        let all = await withTaskGroup(of: [(String, ChildProcess.Result?)].self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    var results: [(String, ChildProcess.Result?)] = []
+                    for number in 0..<adds {
+                        let title = "w\(writer)-\(number)"
+                        results.append((title, try? await cli("add", "--title", title, "--artist", "Writer \(writer)")))
+                    }
+                    return results
+                }
             }
+            return await group.reduce(into: []) { $0 += $1 }
         }
-        let all = results.all
         #expect(all.count == writers * adds)
         var acknowledged: Set<String> = []
         for (title, result) in all {
@@ -56,12 +60,12 @@ import Testing
                 #expect(result.error.contains("lock") || result.error.contains("busy"), "\(title): \(result)")
             }
         }
-        let titles = try JSONDecoder().decode([Export].self, from: Data(try cli("export").output.utf8)).map(\.title)
+        let titles = try JSONDecoder().decode([Export].self, from: Data(try await cli("export").output.utf8)).map(\.title)
         #expect(titles.count == baseline + acknowledged.count, "\(titles.count) albums for \(acknowledged.count) acknowledged adds")
         let added = titles.filter { $0.hasPrefix("w") && $0.contains("-") }
         #expect(Set(added) == acknowledged, "acknowledged but missing: \(acknowledged.subtracting(added).sorted().prefix(10))")
         #expect(added.count == Set(added).count, "applied twice: \(Dictionary(grouping: added) { $0 }.filter { $0.value.count > 1 }.keys.sorted().prefix(10))")
-        let history = try JSONDecoder().decode(History.self, from: Data(try cli("--json", "history").output.utf8))
+        let history = try JSONDecoder().decode(History.self, from: Data(try await cli("--json", "history").output.utf8))
         let steps = history.steps.filter { $0.text.hasPrefix("Add “w") }
         #expect(steps.count == acknowledged.count && steps.allSatisfy(\.done), "\(steps.count) history steps for \(acknowledged.count) adds")
         #expect(Set(steps.map { String($0.text.dropFirst(5).dropLast()) }) == acknowledged)
@@ -71,16 +75,16 @@ import Testing
         print("ConcurrentWritersTests: \(writers) writers × \(adds) adds: \(acknowledged.count) acknowledged, \(all.count - acknowledged.count) refused (lock timeout), all present once, history agrees")
     }
 
-    @Test func aWriterThatCannotGetTheLockSaysSo() throws {
+    @Test func aWriterThatCannotGetTheLockSaysSo() async throws {
         let folder = try ChildProcess.makeFolder("locked")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
-        #expect(try cli("list").status == 0)
+        #expect(try await cli("list").status == 0)
         let holder = try Database.openStore(path: cli.database, schemas: [])
         try holder.execute("BEGIN IMMEDIATE")
-        let blocked = try cli("add", "--title", "Blocked", "--artist", "Nobody")
+        let blocked = try await cli("add", "--title", "Blocked", "--artist", "Nobody")
         // Readers are not blocked by a writer (WAL).
-        let reader = try cli("list")
+        let reader = try await cli("list")
         try holder.execute("ROLLBACK")
         holder.close()
         AlbumsCLI.expectNoCrash(blocked, "blocked add")
@@ -88,20 +92,7 @@ import Testing
         #expect(blocked.error.contains("lock") || blocked.error.contains("busy"), "\(blocked)")
         #expect(blocked.error.contains("library.db"), "\(blocked)")
         #expect(reader.status == 0, "\(reader)")
-        #expect(try !cli("export").output.contains("Blocked"))
-        #expect(try cli("add", "--title", "Later", "--artist", "Somebody").status == 0)
+        #expect(try await !cli("export").output.contains("Blocked"))
+        #expect(try await cli("add", "--title", "Later", "--artist", "Somebody").status == 0)
     }
-}
-
-/// Results gathered from concurrent writers.
-final class LockedResults: @unchecked Sendable {
-    // Why `@unchecked Sendable` is safe: `results` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var results: [(String, ChildProcess.Result?)] = []
-
-    func append(title: String, result: ChildProcess.Result?) {
-        lock.withLock { results.append((title, result)) }
-    }
-
-    var all: [(String, ChildProcess.Result?)] { lock.withLock { results } }
 }

@@ -9,14 +9,14 @@ import Testing
 /// damaged index and `albums add` committed into the damaged file (DamagedLibraryTests found it:
 /// bit flips in index pages).
 @Suite struct DamagedIndexTests {
-    @Test func everyCommandRefusesALibraryWithADamagedIndex() throws {
+    @Test func everyCommandRefusesALibraryWithADamagedIndex() async throws {
         let folder = try ChildProcess.makeFolder("damaged-index")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.path + "/library.db"
         let cli = AlbumsCLI(database: path)
         let seedFile = folder.path + "/seed.json"
         try AlbumsCLI.importFile(count: 30).write(to: URL(fileURLWithPath: seedFile))
-        #expect(try cli("import", seedFile).status == 0)
+        #expect(try await cli("import", seedFile).status == 0)
         // Point the sort-key index's definition at another column: its entries no longer match the table.
         var configuration = Database.Configuration()
         configuration.createIfMissing = false
@@ -26,7 +26,7 @@ import Testing
         raw.close()
         let before = try DamagedStoreTests.contents(of: folder.path)
         for arguments in [["list"], ["history"], ["add", "--title", "T", "--artist", "A"], ["delete", "1"], ["undo"]] {
-            let result = try cli.run(arguments)
+            let result = try await cli.run(arguments)
             AlbumsCLI.expectNoCrash(result, "\(arguments)")
             AlbumsCLI.expectClearFailure(result, "\(arguments)")
             #expect(result.error.contains("library.db"), "\(arguments): \(result)")

@@ -21,18 +21,18 @@ import Testing
     static let writeCommands: [[String]] = [["add", "--title", "After", "--artist", "Damage"], ["undo"], ["redo"], ["edit", "1", "--title", "Edited"]]
 
     /// A real library made by the CLI: an import, then edits, moves, deletes and an undo.
-    static func makeLibrary(at path: String, in folder: String) throws -> DamageGenerator {
+    static func makeLibrary(at path: String, in folder: String) async throws -> DamageGenerator {
         let cli = AlbumsCLI(database: path)
         let seedFile = folder + "/seed.json"
         try AlbumsCLI.importFile(count: 60, padding: 120).write(to: URL(fileURLWithPath: seedFile))
         for arguments in [["import", seedFile], ["edit", "3", "--title", "Third"], ["move", "1", "9"], ["delete", "4"],
                           ["add", "--title", "Blue", "--artist", "Joni Mitchell"], ["undo"]] {
-            let result = try cli.run(arguments)
+            let result = try await cli.run(arguments)
             #expect(result.status == 0, "\(arguments): \(result)")
         }
         // A log with committed frames from another library: copied while its connection is open.
         let other = folder + "/other.db"
-        _ = try AlbumsCLI(database: other)("add", "--title", "Other", "--artist", "Library")
+        _ = try await AlbumsCLI(database: other)("add", "--title", "Other", "--artist", "Library")
         let db = try Database.openStore(path: other, schemas: [])
         try db.execute("UPDATE album SET title = title || ?", [" (changed)"])
         let wal = try Data(contentsOf: URL(fileURLWithPath: other + "-wal"))
@@ -76,10 +76,10 @@ import Testing
         return versions
     }
 
-    @Test func everyCommandOnEveryDamagedCopyWorksOrFailsClearly() throws {
+    @Test func everyCommandOnEveryDamagedCopyWorksOrFailsClearly() async throws {
         let work = try ChildProcess.makeFolder("damage-cli")
         defer { try? FileManager.default.removeItem(at: work) }
-        let generator = try Self.makeLibrary(at: work.path + "/original.db", in: work.path)
+        let generator = try await Self.makeLibrary(at: work.path + "/original.db", in: work.path)
         var damages = generator.damages(bitFlips: Self.isLong ? 1500 : 120, seed: Self.seed)
         // A sanitized `albums` takes about a second to start: every eighth copy there.
         if Self.isSanitized { damages = damages.enumerated().filter { $0.offset % 8 == 0 }.map(\.element) }
@@ -98,7 +98,7 @@ import Testing
             let context = "seed \(Self.seed), \(damage.name)"
             for arguments in Self.readCommands {
                 let before = try DamagedStoreTests.contents(of: folder)
-                let result = try cli.run(arguments)
+                let result = try await cli.run(arguments)
                 runs += 1
                 AlbumsCLI.expectNoCrash(result, "\(context), \(arguments)")
                 if result.status != 0 {
@@ -119,7 +119,7 @@ import Testing
             }
             for arguments in Self.writeCommands {
                 let before = try DamagedStoreTests.contents(of: folder)
-                let result = try cli.run(arguments)
+                let result = try await cli.run(arguments)
                 runs += 1
                 AlbumsCLI.expectNoCrash(result, "\(context), \(arguments)")
                 if result.status == 0 {
@@ -127,7 +127,7 @@ import Testing
                     let db = try Database.openStore(path: path, schemas: [])
                     defer { db.close() }
                     #expect(throws: Never.self, "\(context), \(arguments) worked on a damaged library") { try db.checkIntegrity() }
-                    #expect(try cli("list").status == 0, "\(context), \(arguments): list fails after it")
+                    #expect(try await cli("list").status == 0, "\(context), \(arguments): list fails after it")
                 } else {
                     failures += 1
                     AlbumsCLI.expectClearFailure(result, "\(context), \(arguments)")

@@ -9,20 +9,20 @@ import Testing
     static let targets = ["stored-commands", "cli-arguments", "album-import"]
 
     @Test(arguments: targets)
-    func corpusAndCrashersReplayCleanly(target: String) throws {
+    func corpusAndCrashersReplayCleanly(target: String) async throws {
         let fuzz = ChildProcess.packageRoot.appendingPathComponent("Fuzz/\(target)")
         var inputs = [fuzz.appendingPathComponent("corpus").path]
         let crashers = fuzz.appendingPathComponent("crashers").path
         if FileManager.default.fileExists(atPath: crashers) { inputs.append(crashers) }
-        let result = try ChildProcess.run("fuzz-\(target)", inputs, timeout: 120)
+        let result = try await ChildProcess.run("fuzz-\(target)", inputs, timeout: 120)
         #expect(!result.timedOut && !result.wasSignaled && result.status == 0, "\(result)")
         #expect(result.output.contains("replayed"), "\(result)")
         let seeds = try FileManager.default.contentsOfDirectory(atPath: inputs[0]).count
         #expect(seeds > 0, "Fuzz/\(target)/corpus is empty")
     }
 
-    @Test func replayRefusesAMissingInput() throws {
-        let result = try ChildProcess.run("fuzz-stored-commands", ["/nonexistent/input"])
+    @Test func replayRefusesAMissingInput() async throws {
+        let result = try await ChildProcess.run("fuzz-stored-commands", ["/nonexistent/input"])
         #expect(result.status == 2, "\(result)")
         #expect(result.error.contains("cannot read /nonexistent/input"), "\(result)")
     }

@@ -21,7 +21,7 @@ import Testing
         db.close()
     }
 
-    @Test func ownLogAfterACrashIsReplayed() throws {
+    @Test func ownLogAfterACrashIsReplayed() async throws {
         let folder = try ChildProcess.makeFolder("wal-own")
         defer { try? FileManager.default.removeItem(at: folder) }
         let crashed = folder.path + "/crashed.db"
@@ -33,7 +33,7 @@ import Testing
         try db.checkIntegrity()
     }
 
-    @Test func foreignLogIsRefusedAndNothingChanges() throws {
+    @Test func foreignLogIsRefusedAndNothingChanges() async throws {
         let folder = try ChildProcess.makeFolder("wal-foreign")
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = folder.path + "/library.db"
@@ -58,7 +58,7 @@ import Testing
         #expect(try Shelf(database: db).all().count == 39)
     }
 
-    @Test func logWithoutItsDatabaseIsRefused() throws {
+    @Test func logWithoutItsDatabaseIsRefused() async throws {
         let folder = try ChildProcess.makeFolder("wal-orphan")
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.crashedStore(at: folder.path + "/other.db", items: 1, walItems: 5, copyTo: folder.path + "/other-copy.db")
