@@ -30,7 +30,7 @@ struct ChildProcess {
         let candidates = [
             Bundle.main.executableURL?.deletingLastPathComponent(),
             URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-        ] + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        ]
         return candidates.compactMap { $0 }.first {
             FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("fuzz-stored-commands").path)
         } ?? packageRoot.appendingPathComponent(".build/debug")
