@@ -52,6 +52,12 @@ let package = Package(
             providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
         ),
 
+        // Fuzzing (Scripts/fuzz.sh builds these with -sanitize=fuzzer -D FUZZING; plain builds replay inputs).
+        .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
+        .executableTarget(name: "fuzz-stored-commands", dependencies: ["CommandStore", "CommandKit", "FuzzSupport"]),
+        .executableTarget(name: "fuzz-cli-arguments", dependencies: ["AlbumsApp", "FuzzSupport"]),
+        .executableTarget(name: "fuzz-album-import", dependencies: ["AlbumLibrary", "FuzzSupport"]),
+
         .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
         // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
         .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
@@ -61,6 +67,14 @@ let package = Package(
             dependencies: ["CommandStore", "CommandKit", "commandstore-crash-child"]
         ),
         .testTarget(name: "AlbumLibraryTests", dependencies: ["AlbumLibrary", "CommandStore", "CommandKit"]),
+        // Reliability and security suite: fuzz replays, damaged files, permissions, SQL safety (RELIABILITY.md).
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                "CommandStore", "CommandKit", "AlbumLibrary", "albums",
+                "fuzz-stored-commands", "fuzz-cli-arguments", "fuzz-album-import",
+            ]
+        ),
         // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
         .testTarget(name: "AlbumsAppTests", dependencies: ["AlbumsApp", "AlbumLibrary", "albums"]),
         // The code the DocC articles show that is test code (Testing Code That Uses CommandKit).

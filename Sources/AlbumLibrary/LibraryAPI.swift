@@ -318,6 +318,9 @@ public final class LibraryAPI {
     @discardableResult
     public func seedDefaultsIfNeeded() throws -> Bool {
         var seeded = false
+        // Seeded already (every open but the first): no write transaction, so opening a library
+        // never waits for another process's write lock.
+        if try database.fetchOne("SELECT 1 FROM app_state WHERE key = 'seeded'") != nil { return false }
         try database.inTransaction {
             if try database.fetchOne("SELECT 1 FROM app_state WHERE key = 'seeded'") != nil {
                 return .commit

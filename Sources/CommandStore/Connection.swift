@@ -1,4 +1,9 @@
 internal import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Owns one `sqlite3*` handle and closes it exactly once.
 ///
@@ -36,8 +41,21 @@ final class Connection {
 
     /// The error SQLite reports for `code`, with its current message.
     func error(_ code: Int32, sql: String?) -> DatabaseError {
-        let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
-        return DatabaseError(resultCode: .init(rawValue: code), message: message, sql: sql, path: path)
+        var message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        let resultCode = DatabaseError.ResultCode(rawValue: code)
+        // SQLite's "database is locked" names neither the file nor the cause; a user needs both.
+        if resultCode.primaryResultCode == .busy, let path {
+            message = "\(path) is locked by another connection (another process is writing to it); "
+                + "gave up after the busy timeout: \(message)"
+        }
+        // "disk I/O error" hides the cause (a full disk, a file-size limit, a read-only file): add
+        // the system's reason, which SQLite keeps, and the file.
+        if resultCode.primaryResultCode == .ioError || resultCode.primaryResultCode == .full, let path, let handle {
+            let systemError = sqlite3_system_errno(handle)
+            let reason = systemError != 0 ? ": \(String(cString: strerror(systemError)))" : ""
+            message = "\(path): \(message)\(reason)"
+        }
+        return DatabaseError(resultCode: resultCode, message: message, sql: sql, path: path)
     }
 
     /// Throws the current error unless `code` is `SQLITE_OK`.

@@ -59,9 +59,20 @@ extension Database {
             guard configuration.createIfMissing else {
                 throw DatabaseError(resultCode: .cantOpen, message: "cannot open \(path): no such file", path: path)
             }
+            // A log without its database belongs to a database that is gone: SQLite would replay it
+            // into the new file.
+            if FileSystem.exists(path + "-wal") {
+                throw StoreError(
+                    .corruptDatabase,
+                    "\(path) does not exist but its write-ahead log \(path)-wal does (left by a database that was moved "
+                        + "or deleted): restore the database or move the log away; nothing was changed",
+                    path: path
+                )
+            }
             try createStore(at: path, schemas: schemas, configuration: configuration)
         }
         try inspect(path: path, schemas: schemas)
+        try inspectLog(path: path, busyTimeout: configuration.busyTimeout)
         var existing = configuration
         existing.createIfMissing = false
         let db = try Database(path: path, configuration: existing)
@@ -170,6 +181,55 @@ extension Database {
         }
         let recorded = try classifying(path) { try StoreSchema.versions(db) }
         try checkVersions(recorded, schemas: schemas, path: path)
+        // A migration is about to write to this file: never into a damaged one (a flipped bit can
+        // make a schema look older, and its migration would then build on the damage).
+        if schemas.contains(where: { (recorded[$0.identifier] ?? 0) < $0.version }) {
+            let findings = try classifying(path) { try db.fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0) } }
+            guard findings == ["ok"] else {
+                throw StoreError(
+                    .corruptDatabase,
+                    "\(path) is damaged (\(findings.prefix(3).joined(separator: "; "))); it was not migrated and not changed",
+                    path: path
+                )
+            }
+        }
+    }
+
+    /// Reads the file through its `-wal` log, read-only, and throws if what it shows is damaged.
+    ///
+    /// The first read-write connection replays a `-wal` log and its close checkpoints the log into
+    /// the file. A log that belongs to another database (left next to a file that was replaced or
+    /// restored) would so overwrite good pages. A read-only connection reads through the log without
+    /// replaying it into the file, so the check changes neither file (SQLite may create its `-shm`
+    /// index). Runs only when a non-empty log exists: after a crash, or while another process has
+    /// the store open.
+    ///
+    /// - Complexity: O(size of the database) when a log exists (`PRAGMA quick_check`); O(1) otherwise.
+    private static func inspectLog(path: String, busyTimeout: Duration) throws {
+        guard let size = FileSystem.size(of: path + "-wal"), size > 0 else { return }
+        let uri = "file:" + percentEncoded(path) + "?mode=ro"
+        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        let connection = try openConnection(path: uri, flags: flags, reportedPath: path)
+        let db = Database(inspecting: connection, path: path)
+        defer { db.close() }
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        if let handle = connection.handle { sqlite3_busy_timeout(handle, Int32(clamping: milliseconds)) }
+        let findings: [String]
+        do {
+            findings = try db.fetchAll("PRAGMA quick_check").map { try $0.decode(String.self, at: 0) }
+        } catch let error as DatabaseError
+            where error.resultCode.primaryResultCode == .corrupt || error.resultCode.primaryResultCode == .notADatabase
+        {
+            findings = [error.message]
+        }
+        guard findings == ["ok"] else {
+            throw StoreError(
+                .corruptDatabase,
+                "\(path) is damaged when read through its write-ahead log \(path)-wal (the log is damaged or belongs "
+                    + "to another database): \(findings.prefix(3).joined(separator: "; ")); the files were not changed",
+                path: path
+            )
+        }
     }
 
     /// Runs `body`, turning a bad-file ``DatabaseError`` into a ``StoreError``.

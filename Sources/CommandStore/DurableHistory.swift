@@ -207,6 +207,7 @@ public final class DurableHistory<Receiver> {
             try begin(scope)
             activity = .running
             do {
+                try storage.reloadIfChangedElsewhere()
                 try engine.beginMacro(text: text)
                 // The redo tail is gone already: the header must say so before any child's savepoint.
                 try storage.flushHeader()
@@ -329,6 +330,9 @@ public final class DurableHistory<Receiver> {
             // Nested in a macro's (or the caller's) transaction, this is a savepoint: a failing
             // command is undone alone.
             try database.inTransaction {
+                // Another process may have changed the history since we last read it; inside an
+                // open macro we hold the write lock since beginMacro, which refreshed.
+                if macroScope == nil { try storage.reloadIfChangedElsewhere() }
                 try operation(&engine)
                 try storage.flushHeader()
                 return .commit

@@ -51,6 +51,10 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     private let decoder = JSONDecoder()
 
     private let selectHeader: Statement
+    /// `PRAGMA data_version`: changes when another connection (another process) commits.
+    private let selectDataVersion: Statement
+    /// The data version the header was read at.
+    private var dataVersion: Int64?
     private let selectNewestSequence: Statement
     private let updateHeader: Statement
     private let selectEntry: Statement
@@ -71,6 +75,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         // produce different bytes for an equal value, which costs a needless UPDATE, never a wrong one.
         self.encoder = PayloadEncoder()
         selectHeader = try StoreSchema.prepareHeaderQuery(database)
+        selectDataVersion = try database.prepare("PRAGMA data_version")
         selectNewestSequence = try database.prepare(
             "SELECT sequence FROM commandstore_history_entry WHERE sequence < \(StoreSchema.headerSequence) ORDER BY sequence DESC LIMIT 1"
         )
@@ -111,10 +116,23 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         try reload()
     }
 
+    /// Rereads the header and forgets decoded entries when another connection has committed since
+    /// they were read. Call at the start of each operation's write transaction: another process
+    /// may have pushed, undone or trimmed in between, and positions computed from a stale header
+    /// would collide with its rows.
+    ///
+    /// - Complexity: O(1): one pragma; the header is reread only after another connection's commit.
+    func reloadIfChangedElsewhere() throws {
+        let current = try selectDataVersion.fetchOne()?.decode(Int64.self, at: 0)
+        guard current != dataVersion else { return }
+        try reload()
+    }
+
     /// Rereads the header and forgets decoded entries (after a rollback, or at open).
     func reload() throws {
         forgetCachedEntries { _ in true }
         headerIsDirty = false
+        dataVersion = try selectDataVersion.fetchOne()?.decode(Int64.self, at: 0)
         guard let row = try selectHeader.fetchOne() else {
             throw StoreError(
                 .corruptDatabase,
@@ -127,7 +145,11 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
             // At the top: the count is the number of entry rows, base ... newest sequence.
             let newest = try selectNewestSequence.fetchOne()?.decode(Int64.self, at: 0)
             count = try newest.map { newest in
-                guard newest >= base, let count = Int(exactly: newest - base + 1) else {
+                // Wrapping-checked: `base` comes from the file, and a damaged one may hold any value.
+                let distance = newest.subtractingReportingOverflow(base)
+                guard newest >= base, !distance.overflow, distance.partialValue < Int64.max,
+                    let count = Int(exactly: distance.partialValue + 1)
+                else {
                     throw StoreError(
                         .corruptDatabase,
                         "\(database.path) has durable history entries before its base (\(newest) < \(base))",
@@ -140,6 +162,24 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         } else {
             count = try row.decode(Int.self, at: 1)
             index = try row.decode(Int.self, at: 2)
+            guard count >= 0, !base.addingReportingOverflow(Int64(count)).overflow else {
+                throw StoreError(
+                    .corruptDatabase,
+                    "\(database.path) has an impossible durable history header (count \(count) from sequence \(base))",
+                    path: database.path
+                )
+            }
+            // Rows past the count exist only in a damaged file; the next header written "at the
+            // top" would silently turn them into steps.
+            if let newest = try selectNewestSequence.fetchOne()?.decode(Int64.self, at: 0),
+                newest.subtractingReportingOverflow(base).overflow || newest - base >= Int64(count)
+            {
+                throw StoreError(
+                    .corruptDatabase,
+                    "\(database.path) has durable history entries past its count (\(count) from sequence \(base), newest \(newest))",
+                    path: database.path
+                )
+            }
         }
         cleanIndex = try row.decode(Int?.self, at: 3)
         undoLimit = try row.decode(Int.self, at: 4)

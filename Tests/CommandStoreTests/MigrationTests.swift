@@ -1,6 +1,6 @@
 import CommandStore
 import Foundation
-import Synchronization
+import CommandKit
 import Testing
 
 @Suite struct MigrationTests {
@@ -46,7 +46,7 @@ import Testing
             schemas: [Schema(identifier: "albums", migrations: [Self.v1])],
             configuration: createConfiguration()
         ).close()
-        let runs = Mutex<[Int]>([])
+        let runs = LockedState<[Int]>([])
         let counting = Schema(identifier: "albums", migrations: [
             Migration(version: 1, name: "albums") { _ in runs.withLock { $0.append(1) } },
             Migration(version: 2, name: "year") { db in

@@ -1,6 +1,6 @@
 import Foundation
 import LaunchKit
-import Synchronization
+import CommandKit
 import Testing
 
 @Suite struct SchedulingTests {
@@ -32,7 +32,7 @@ import Testing
 
     @Test func independentCommandsRunInParallel() async throws {
         // Both commands wait for each other to have started: they can only finish if run at once.
-        let started = Mutex(0)
+        let started = LockedState(0)
         let both = Gate()
         func command(_ id: LaunchID) -> LaunchCommand {
             LaunchCommand(id) { _ in
@@ -47,7 +47,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3])
     func concurrencyNeverExceedsTheWidth(width: Int) async throws {
-        let running = Mutex((now: 0, peak: 0))
+        let running = LockedState((now: 0, peak: 0))
         let commands = (0..<12).map { index in
             LaunchCommand(LaunchID("c\(index)")) { _ in
                 running.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
@@ -157,7 +157,7 @@ import Testing
     }
 
     @Test func mainActorCommandsRunOnTheMainActor() async throws {
-        let onMain = Mutex<[String: Bool]>([:])
+        let onMain = LockedState<[String: Bool]>([:])
         struct WindowCommand: AppCommand {
             let onMain: @Sendable (Bool) -> Void
             var isolation: LaunchIsolation { .mainActor }
@@ -199,7 +199,7 @@ import Testing
             init(path: String) { self.path = path }
         }
         let key = LaunchContext.Key<Database>("database")
-        let seen = Mutex<String?>(nil)
+        let seen = LockedState<String?>(nil)
         let invoker = AppInvoker(options: LaunchOptions()) {
             LaunchCommand("open") { context in context[key] = Database(path: "/tmp/albums.sqlite") }
             LaunchCommand("migrate", dependsOn: ["open"]) { context in

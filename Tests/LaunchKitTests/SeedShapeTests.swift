@@ -1,13 +1,13 @@
 import LaunchKit
-import Synchronization
+import CommandKit
 import Testing
 
 // The seed's example: an app delegate's third-party set-up as launch commands.
 
 /// Stands in for `FirebaseApp.configure()`.
-private let firebaseConfigured = Mutex(0)
+private let firebaseConfigured = LockedState(0)
 /// Stands in for OneSignal's initializer: records the launch options it was given.
-private let oneSignalOptions = Mutex<[String]>([])
+private let oneSignalOptions = LockedState<[String]>([])
 
 extension LaunchOptions.Key where Value == String {
     static var oneSignalAppID: Self { Self("oneSignalAppID") }

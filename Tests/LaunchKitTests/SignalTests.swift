@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import CommandKit
 import Testing
 
 #if canImport(Glibc)
@@ -20,7 +20,7 @@ import Darwin
         let output = Pipe()
         process.standardOutput = output
         // Read without ever blocking a thread: the handler collects output as it comes.
-        let received = Mutex("")
+        let received = LockedState("")
         output.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
             received.withLock { $0 += String(decoding: data, as: UTF8.self) }

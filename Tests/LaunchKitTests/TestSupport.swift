@@ -1,6 +1,6 @@
 import Foundation
 import LaunchKit
-import Synchronization
+import CommandKit
 import Testing
 
 /// A clock that moves only when told to, so reports have exact times.
@@ -26,7 +26,7 @@ final class TestClock: Clock, Sendable {
         var nextToken = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     var now: Instant { state.withLock { $0.now } }
     var minimumResolution: Duration { .zero }
@@ -68,7 +68,7 @@ final class TestClock: Clock, Sendable {
 
 /// Records what commands do, in order, from any task.
 final class Recorder: Sendable {
-    private let events = Mutex<[String]>([])
+    private let events = LockedState<[String]>([])
 
     func record(_ event: String) {
         events.withLock { $0.append(event) }
@@ -93,7 +93,7 @@ final class Gate: Sendable {
         var nextToken = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     var waiterCount: Int { state.withLock { $0.waiters.count } }
 

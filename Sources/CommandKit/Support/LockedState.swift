@@ -8,13 +8,15 @@ import Musl
 import Android
 #endif
 
-/// A value guarded by a pthread mutex.
+/// A value guarded by a pthread mutex: the package's one lock that ThreadSanitizer can see.
+///
+/// `package`, so LaunchKit and every test target share this lock rather than keep copies.
 ///
 /// Why not `Synchronization.Mutex`: on Linux (Swift 6.3) it locks with a futex inside the
 /// uninstrumented runtime, so ThreadSanitizer sees no synchronization and reports every guarded
 /// access as a race, hiding real ones. ThreadSanitizer intercepts pthread calls, so with this lock
 /// `swift test --sanitize=thread` reports only real races.
-final class LockedState<State: Sendable>: @unchecked Sendable {
+package final class LockedState<State: Sendable>: @unchecked Sendable {
     // Why `@unchecked Sendable` is safe: `state` is read and written only inside `withLock`,
     // between `pthread_mutex_lock` and `pthread_mutex_unlock` on `mutex`, which is allocated once,
     // never moved, and destroyed only in `deinit` (no other reference exists then). `State` is
@@ -22,7 +24,7 @@ final class LockedState<State: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
-    init(_ initialState: State) {
+    package init(_ initialState: State) {
         state = initialState
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -38,7 +40,7 @@ final class LockedState<State: Sendable>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the state. `body` must not call `withLock` on the same
     /// lock (it is not recursive) and must not suspend (it is synchronous).
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

@@ -1,10 +1,9 @@
-import Synchronization
 
 @testable import CommandKit
 
 /// A thread-safe flag for observation callbacks (which are `@Sendable`).
 final class UndoTestFlag: Sendable {
-    private let value = Mutex(false)
+    private let value = LockedState(false)
     func set() { value.withLock { $0 = true } }
     var isSet: Bool { value.withLock { $0 } }
 }

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# The long forms of the reliability suite (RELIABILITY.md): many more damaged copies, more and
+# longer concurrent writers, and each fuzz target for longer. Prints the figures RELIABILITY.md
+# records.
+#
+#   Scripts/reliability-long.sh [fuzz-seconds-per-target]     (default 600)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+seconds="${1:-600}"
+swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | grep -v -e '^\[' -e 'Cannot export local symbol' || true
+start=$(date +%s)
+RELIABILITY_LONG=1 swift test --skip-build \
+    --filter 'DamagedStoreTests|DamagedLibraryTests|ConcurrentWritersTests' 2>&1 \
+    | grep -E 'DamagedStoreTests:|DamagedLibraryTests:|ConcurrentWritersTests:|✘|Test run'
+echo "reliability-long: tests took $(( $(date +%s) - start ))s"
+Scripts/fuzz.sh "$seconds"

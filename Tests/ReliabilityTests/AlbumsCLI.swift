@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+
+/// The built `albums` binary on one library file, run as a user would, with a deadline.
+struct AlbumsCLI {
+    let database: String
+    var timeout: TimeInterval = 30
+
+    /// Runs `albums --db <database> <arguments>`.
+    func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:]) async throws -> ChildProcess.Result {
+        try await ChildProcess.run("albums", ["--db", database] + arguments, input: input, environment: environment, timeout: timeout)
+    }
+
+    func callAsFunction(_ arguments: String...) async throws -> ChildProcess.Result {
+        try await run(arguments)
+    }
+
+    /// An import file of `count` albums with titles `prefix 0` … (and a body of `padding` characters
+    /// in the genre, to fill pages).
+    static func importFile(count: Int, prefix: String = "Album", padding: Int = 0) -> Data {
+        let albums: [[String: Any]] = (0..<count).map { number in
+            [
+                "title": "\(prefix) \(number)",
+                "artist": "Artist \(number % 7)",
+                "genre": String(repeating: "g", count: padding),
+                "year": 1950 + number % 70,
+            ]
+        }
+        return (try? JSONSerialization.data(withJSONObject: albums)) ?? Data()
+    }
+
+    /// Checks a failed run reports clearly: exit 1 or 2, one or more lines on stderr starting
+    /// `albums:`, no crash report, nothing on stdout.
+    static func expectClearFailure(_ result: ChildProcess.Result, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect([1, 2].contains(result.status), "\(context): \(result)", sourceLocation: sourceLocation)
+        #expect(result.error.hasPrefix("albums: "), "\(context): \(result)", sourceLocation: sourceLocation)
+        #expect(result.error.hasSuffix("\n"), "\(context): \(result)", sourceLocation: sourceLocation)
+        #expect(!result.error.contains("Fatal error") && !result.error.contains("Stack dump"), "\(context): \(result)", sourceLocation: sourceLocation)
+    }
+
+    /// Checks a run neither crashed nor hung.
+    static func expectNoCrash(_ result: ChildProcess.Result, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(!result.timedOut, "\(context): hung: \(result)", sourceLocation: sourceLocation)
+        #expect(!result.wasSignaled, "\(context): crashed: \(result)", sourceLocation: sourceLocation)
+        #expect(!result.error.contains("Fatal error"), "\(context): \(result)", sourceLocation: sourceLocation)
+    }
+}

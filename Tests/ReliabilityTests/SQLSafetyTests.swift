@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// No SQL is built from input: every value reaches SQLite as a bound `?` parameter.
+///
+/// The test reads every Swift file of the shipped modules. A string literal that reads as SQL may
+/// interpolate only the expressions listed here, each a constant or an enum the code controls, and
+/// may not be joined to other strings with `+`. Adding an entry needs the reason it is safe.
+@Suite struct SQLSafetyTests {
+    /// `file: expression` → why it cannot carry input.
+    static let allowedInterpolations: [String: String] = [
+        "StoreSchema.swift: applicationID": "a static Int32 constant",
+        "StoreSchema.swift: versionTable": "a static table-name constant",
+        "StoreSchema.swift: headerSequence": "a static Int64 constant",
+        "Database+Store.swift: StoreSchema.versionTable": "a static table-name constant",
+        "SQLiteHistoryStorage.swift: StoreSchema.headerSequence": "a static Int64 constant",
+        "DurableHistory.swift: Self.macroSavepoint": "a static savepoint-name constant",
+        "Database+Transactions.swift: kind.rawValue": "TransactionKind's raw values: DEFERRED, IMMEDIATE, EXCLUSIVE",
+        "Database+Transactions.swift: name": "\"commandstore_savepoint_\" followed by an integer depth",
+        "Database+Transactions.swift: savepoint": "the same savepoint name",
+        "Database.swift: configuration.foreignKeysEnabled ? \"ON\" : \"OFF\"": "one of two keywords",
+        "Database.swift: configuration.synchronous.rawValue": "Synchronous's raw values: OFF, NORMAL, FULL, EXTRA",
+        "LibraryAPI.swift: Self.columns": "a static list of column names",
+    ]
+
+    /// The shipped modules (not benchmarks, fuzzers or test helpers).
+    static let modules = ["CommandKit", "LaunchKit", "CommandStore", "AlbumLibrary", "AlbumsApp", "albums"]
+
+    @Test func noSQLIsBuiltFromValues() throws {
+        var findings: [String] = []
+        var sqlLiterals = 0
+        for module in Self.modules {
+            let folder = ChildProcess.packageRoot.appendingPathComponent("Sources/\(module)")
+            guard let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                let name = (file as NSString).lastPathComponent
+                for literal in SQLLiteralScanner.sqlLiterals(in: source) {
+                    sqlLiterals += 1
+                    for expression in literal.interpolations where Self.allowedInterpolations["\(name): \(expression)"] == nil {
+                        findings.append("\(module)/\(file):\(literal.line): SQL interpolates \\(\(expression)): \(literal.text.prefix(100))")
+                    }
+                    if literal.isConcatenated {
+                        findings.append("\(module)/\(file):\(literal.line): SQL joined with +: \(literal.text.prefix(100))")
+                    }
+                }
+            }
+        }
+        #expect(findings.isEmpty, "SQL built from values (bind a ? parameter instead):\n\(findings.joined(separator: "\n"))")
+        // The scan must have seen the store's SQL, or it proves nothing.
+        #expect(sqlLiterals >= 20, "only \(sqlLiterals) SQL literals found: is the scanner reading Sources?")
+    }
+
+    @Test(arguments: [
+        #"try db.execute("SELECT * FROM album WHERE title = '\(title)'")"#,
+        #"try db.execute("DELETE FROM album WHERE id = " + id)"#,
+        "try db.execute(\"\"\"\n    UPDATE album\n    SET title = \\(newTitle)\n    \"\"\")",
+        #"let sql = "INSERT INTO t VALUES (\(values.map { "\($0)" }.joined()))""#,
+    ])
+    func scannerFlagsBuiltSQL(source: String) {
+        let literals = SQLLiteralScanner.sqlLiterals(in: source)
+        #expect(literals.contains { !$0.interpolations.isEmpty || $0.isConcatenated }, "not flagged: \(source)")
+    }
+
+    @Test(arguments: [
+        #"try db.execute("SELECT * FROM album WHERE title = ?", [title])"#,
+        #"// try db.execute("SELECT \(x)")"#,
+        #"let message = "Delete “\(album.title)”""#,
+    ])
+    func scannerPassesBoundSQLAndProse(source: String) {
+        let literals = SQLLiteralScanner.sqlLiterals(in: source)
+        #expect(literals.allSatisfy { $0.interpolations.isEmpty && !$0.isConcatenated }, "flagged: \(source)")
+    }
+}
