@@ -71,7 +71,7 @@ extension Database {
             }
             try createStore(at: path, schemas: schemas, configuration: configuration)
         }
-        try inspect(path: path, schemas: schemas)
+        try inspect(path: path, schemas: schemas, busyTimeout: configuration.busyTimeout)
         try inspectLog(path: path, busyTimeout: configuration.busyTimeout)
         var existing = configuration
         existing.createIfMissing = false
@@ -145,18 +145,38 @@ extension Database {
     }
 
     /// Looks at an existing file without writing anything, and throws if it is not a store we can open.
-    private static func inspect(path: String, schemas: [Schema]) throws {
+    ///
+    /// The first look takes no lock (`immutable=1`), so it cannot create or change any file. While
+    /// another process has the store open, its checkpoint may be copying pages into the file during
+    /// that look, which then reads a torn page and reports damage that is not there. So when the
+    /// lock-free look finds damage and a `-wal` log exists (the store may be live), the look is
+    /// repeated through a read-only connection that takes a WAL read lock, which checkpoints respect.
+    private static func inspect(path: String, schemas: [Schema], busyTimeout: Duration) throws {
         guard let size = FileSystem.size(of: path) else {
             throw FileSystem.systemError("cannot open \(path)", path: path)
         }
         guard size > 0 else {
             throw StoreError(.notADatabase, "\(path) is empty: it is not a CommandStore database; the file was not changed", path: path)
         }
-        // `immutable=1`: no locks, no -wal/-shm, no journal recovery, nothing written.
-        let uri = "file:" + percentEncoded(path) + "?immutable=1"
+        do {
+            // `immutable=1`: no locks, no -wal/-shm, no journal recovery, nothing written.
+            try inspect(path: path, schemas: schemas, query: "immutable=1", busyTimeout: nil)
+        } catch let error as StoreError
+            where (error.code == .corruptDatabase || error.code == .notADatabase) && FileSystem.exists(path + "-wal")
+        {
+            try inspect(path: path, schemas: schemas, query: "mode=ro", busyTimeout: busyTimeout)
+        }
+    }
+
+    /// One look at the file through a read-only connection opened with the given URI query.
+    private static func inspect(path: String, schemas: [Schema], query: String, busyTimeout: Duration?) throws {
+        let uri = "file:" + percentEncoded(path) + "?" + query
         let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let connection: Connection
         connection = try classifying(path) { try openConnection(path: uri, flags: flags, reportedPath: path) }
+        if let busyTimeout, let handle = connection.handle {
+            sqlite3_busy_timeout(handle, Int32(clamping: busyTimeout.milliseconds))
+        }
         let db = Database(inspecting: connection, path: path)
         defer { db.close() }
         // Reading the schema reads page 1 and the schema table: a non-database or damaged header fails here.
@@ -212,8 +232,7 @@ extension Database {
         let connection = try openConnection(path: uri, flags: flags, reportedPath: path)
         let db = Database(inspecting: connection, path: path)
         defer { db.close() }
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        if let handle = connection.handle { sqlite3_busy_timeout(handle, Int32(clamping: milliseconds)) }
+        if let handle = connection.handle { sqlite3_busy_timeout(handle, Int32(clamping: busyTimeout.milliseconds)) }
         let findings: [String]
         do {
             findings = try db.fetchAll("PRAGMA quick_check").map { try $0.decode(String.self, at: 0) }
@@ -299,5 +318,12 @@ extension Database {
             }
         }
         return encoded
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, as SQLite's busy timeout takes it.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
     }
 }

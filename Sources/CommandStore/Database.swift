@@ -127,9 +127,8 @@ public final class Database {
 
     private func setUp() throws {
         let handle = try connection.openHandle(sql: nil)
-        let milliseconds = configuration.busyTimeout.components.seconds * 1000
-            + configuration.busyTimeout.components.attoseconds / 1_000_000_000_000_000
-        try connection.check(sqlite3_busy_timeout(handle, Int32(clamping: milliseconds)), sql: nil)
+        try connection.check(
+            sqlite3_busy_timeout(handle, Int32(clamping: configuration.busyTimeout.milliseconds)), sql: nil)
         try execute("PRAGMA foreign_keys = \(configuration.foreignKeysEnabled ? "ON" : "OFF")")
         if !configuration.isReadOnly && path != ":memory:" {
             let mode = try fetchOne("PRAGMA journal_mode = WAL").flatMap { $0[0] }
