@@ -323,18 +323,19 @@ public actor AppInvoker {
     private static func executeConcurrently(
         _ command: any AppCommand, index: Int, context: LaunchContext, clock: LaunchClock
     ) async -> Completion {
-        let start = clock.now()
-        do {
-            try await command.execute(in: context)
-            return Completion(index: index, startedAt: start, endedAt: clock.now(), result: .succeeded)
-        } catch {
-            return Completion(index: index, startedAt: start, endedAt: clock.now(), result: .failed(error))
-        }
+        await executeTimed(command, index: index, context: context, clock: clock)
     }
 
     /// Times the command on the main actor, so hopping there counts as queue time, not run time.
     @MainActor
     private static func executeOnMainActor(
+        _ command: any AppCommand, index: Int, context: LaunchContext, clock: LaunchClock
+    ) async -> Completion {
+        await executeTimed(command, index: index, context: context, clock: clock)
+    }
+
+    /// Runs and times a command on its caller's actor (nonisolated(nonsending), the package default).
+    private static func executeTimed(
         _ command: any AppCommand, index: Int, context: LaunchContext, clock: LaunchClock
     ) async -> Completion {
         let start = clock.now()
