@@ -15,6 +15,8 @@ public struct CommandRegistry<Receiver>: Sendable {
     struct Registration: Sendable {
         let type: any PersistentCommand<Receiver>.Type
         let version: Int
+        /// Decodes the type's data at a version and binds the command to a receiver.
+        let decode: @Sendable (_ payload: Data, _ version: Int, _ receiver: Receiver) throws -> any BoundCommand
     }
 
     private var registrations: [String: Registration] = [:]
@@ -36,7 +38,9 @@ public struct CommandRegistry<Receiver>: Sendable {
             )
             return
         }
-        registrations[Command.kind] = Registration(type: type, version: Command.version)
+        registrations[Command.kind] = Registration(type: type, version: Command.version) { payload, version, receiver in
+            ReceiverBoundCommand(try Command.decode(payload, version: version), receiver: receiver)
+        }
     }
 
     /// The registered kinds, sorted.
@@ -47,9 +51,9 @@ public struct CommandRegistry<Receiver>: Sendable {
         registrations[kind] != nil
     }
 
-    /// Decodes a stored command, or throws a ``StoreError`` saying why it cannot be.
-    func decode(kind: String, version: Int, payload: Data, context: @autoclosure () -> String) throws
-        -> any PersistentCommand<Receiver>
+    /// Decodes a stored command bound to `receiver`, or throws a ``StoreError`` saying why it cannot be.
+    func decode(kind: String, version: Int, payload: Data, receiver: Receiver, context: @autoclosure () -> String) throws
+        -> any BoundCommand
     {
         guard let registration = registrations[kind] else {
             let known = kinds.isEmpty ? "none" : kinds.joined(separator: ", ")
@@ -67,7 +71,7 @@ public struct CommandRegistry<Receiver>: Sendable {
             )
         }
         do {
-            return try registration.type.decode(payload, version: version)
+            return try registration.decode(payload, version, receiver)
         } catch var error as StoreError {
             error.message = "\(context()): \(error.message)"
             throw error

@@ -39,11 +39,12 @@ public final class Database {
     let connection: Connection
     private var statementCache: [String: Statement] = [:]
     /// `BEGIN IMMEDIATE` and `COMMIT`, run by every transaction: kept apart so each commit skips
-    /// hashing their SQL to find them in `statementCache`.
-    private var beginImmediateStatement: Statement?
-    private var commitStatement: Statement?
+    /// hashing their SQL to find them in `statementCache`. (Used from one isolation domain, never
+    /// re-entrantly: the runtime's exclusivity checks are skipped on the per-commit properties.)
+    @exclusivity(unchecked) private var beginImmediateStatement: Statement?
+    @exclusivity(unchecked) private var commitStatement: Statement?
     /// Nesting depth of ``inTransaction(_:_:)`` and ``inSavepoint(_:)``: names savepoints uniquely.
-    var transactionDepth = 0
+    @exclusivity(unchecked) var transactionDepth = 0
 
     /// Opens a connection to the database file at `path`.
     ///

@@ -1,24 +1,26 @@
 internal import CommandKit
 import Foundation
 
-/// One history entry of a ``DurableHistory``: a decoded command with its receiver, or a closed macro.
+/// One history entry of a ``DurableHistory``: a decoded command bound to its receiver, or a closed macro.
 ///
 /// This is the shared engine's `HistoryEntry`: `redo()` here is `command.redo(on: receiver)`.
+/// Not generic over the receiver (``BoundCommand`` hides it), so the engine and the storage handle
+/// entries without run-time metadata look-ups.
 /// An entry read from the file starts `.stored`: its texts, merge ID and significance come from
 /// its row, and its command is decoded only when it runs or merges. So reading texts never fails,
 /// and an unknown kind is reported by the undo or redo that needs it.
-struct DurableEntry<Receiver>: HistoryEntry {
+struct DurableEntry: HistoryEntry {
     enum Content {
-        case command(any PersistentCommand<Receiver>, Receiver)
-        case macro(text: String, children: [DurableEntry<Receiver>])
-        case stored(StoredEntry, Decoding<Receiver>)
+        case command(any BoundCommand)
+        case macro(text: String, children: [DurableEntry])
+        case stored(StoredEntry, Decoding)
     }
 
     var content: Content
 
     var text: String {
         switch content {
-        case .command(let command, _): command.text
+        case .command(let command): command.text
         case .macro(let text, _): text
         case .stored(let stored, _): stored.text
         }
@@ -26,7 +28,7 @@ struct DurableEntry<Receiver>: HistoryEntry {
 
     var actionText: String {
         switch content {
-        case .command(let command, _): command.actionText
+        case .command(let command): command.actionText
         case .macro(let text, _): text
         case .stored(let stored, _): stored.actionText
         }
@@ -34,7 +36,7 @@ struct DurableEntry<Receiver>: HistoryEntry {
 
     var mergeID: Int? {
         switch content {
-        case .command(let command, _): command.mergeID
+        case .command(let command): command.mergeID
         case .macro: nil
         case .stored(let stored, _): stored.mergeID
         }
@@ -42,13 +44,13 @@ struct DurableEntry<Receiver>: HistoryEntry {
 
     var isObsolete: Bool {
         // Obsolete entries are removed as soon as they turn so: a stored one never is.
-        guard case .command(let command, _) = content else { return false }
+        guard case .command(let command) = content else { return false }
         return command.isObsolete
     }
 
     var isSignificant: Bool {
         switch content {
-        case .command(let command, _): command.isSignificant
+        case .command(let command): command.isSignificant
         case .macro: true
         case .stored(let stored, _): stored.isSignificant
         }
@@ -59,10 +61,9 @@ struct DurableEntry<Receiver>: HistoryEntry {
         guard case .stored(let stored, let decoding) = content else { return }
         do {
             self = try stored.decode(
-                registry: decoding.registry,
-                receiver: decoding.receiver,
+                with: decoding.commands,
                 decoder: JSONDecoder(),
-                context: decoding.context
+                context: "\(decoding.path): history entry \(decoding.position)"
             )
         } catch let error as StoreError {
             throw StoreError(error.code, error.message, path: decoding.path, databaseError: error.databaseError)
@@ -72,9 +73,8 @@ struct DurableEntry<Receiver>: HistoryEntry {
     mutating func redo() throws {
         try decode()
         switch content {
-        case .command(var command, let receiver):
-            try command.redo(on: receiver)
-            content = .command(command, receiver)
+        case .command(let command):
+            try command.redo()
         case .macro(let text, var children):
             // A failing child aborts the whole operation; the enclosing transaction undoes the rest.
             for index in children.indices { try children[index].redo() }
@@ -87,9 +87,8 @@ struct DurableEntry<Receiver>: HistoryEntry {
     mutating func undo() throws {
         try decode()
         switch content {
-        case .command(var command, let receiver):
-            try command.undo(on: receiver)
-            content = .command(command, receiver)
+        case .command(let command):
+            try command.undo()
         case .macro(let text, var children):
             for index in children.indices.reversed() { try children[index].undo() }
             content = .macro(text: text, children: children)
@@ -98,28 +97,24 @@ struct DurableEntry<Receiver>: HistoryEntry {
         }
     }
 
-    mutating func merge(with other: DurableEntry<Receiver>) -> Bool {
+    mutating func merge(with other: DurableEntry) -> Bool {
         // An entry that no longer decodes merges with nothing: the new one is recorded apart.
         guard (try? decode()) != nil else { return false }
-        guard case .command(var command, let receiver) = content,
-            case .command(let incoming, _) = other.content
-        else { return false }
-        guard command.merge(withAny: incoming) else { return false }
-        content = .command(command, receiver)
-        return true
+        guard case .command(let command) = content, case .command(let incoming) = other.content else { return false }
+        return command.merge(with: incoming)
     }
 
-    static func macro(text: String, children: [DurableEntry<Receiver>]) -> DurableEntry<Receiver> {
+    static func macro(text: String, children: [DurableEntry]) -> DurableEntry {
         DurableEntry(content: .macro(text: text, children: children))
     }
 }
 
-/// What a stored entry needs to decode itself: the registry, the receiver, and where it is (for messages).
-struct Decoding<Receiver> {
-    let registry: CommandRegistry<Receiver>
-    let receiver: Receiver
+/// What a stored entry needs to decode itself: the registered command types bound to the receiver,
+/// and where the entry is (for messages: "/path: history entry 3").
+struct Decoding {
+    let commands: BoundCommandDecoder
     /// The database file.
     let path: String
-    /// Where the entry is, for messages ("/path: history entry 3").
-    let context: String
+    /// The entry's position when it was read (the storage forgets read entries when positions shift).
+    let position: Int
 }

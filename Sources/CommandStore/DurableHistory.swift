@@ -36,34 +36,20 @@ public final class DurableHistory<Receiver> {
     /// The command types the history can decode.
     public let registry: CommandRegistry<Receiver>
 
-    private var engine: HistoryEngine<SQLiteHistoryStorage<Receiver>>
+    // Mutable state opts out of the runtime's exclusivity checks: `activity` refuses re-entrant
+    // calls (a command calling its own history), which is the overlap those checks would catch.
+    @exclusivity(unchecked) private var engine: HistoryEngine<SQLiteHistoryStorage>
     /// The engine's storage, kept apart so reading it never touches `engine`, which a running
     /// operation holds exclusively (a command may read the history while it runs).
-    private let storage: SQLiteHistoryStorage<Receiver>
+    private let storage: SQLiteHistoryStorage
     /// The state as of the last call; its texts are out of date while `textsAreStale`.
-    private var cachedState: UndoState
+    @exclusivity(unchecked) private var cachedState: UndoState
     /// Whether the last call changed the history without computing the Undo/Redo texts: they are
     /// read on demand, since a caller pushing many commands rarely shows every text (they cost a
     /// sixth of a push).
-    private var textsAreStale = false
+    @exclusivity(unchecked) private var textsAreStale = false
 
-    /// What is in progress: the transaction of an open outermost macro, or a call running now.
-    private enum Activity {
-        case idle
-        case running
-        case macro(MacroScope)
-        case runningInMacro(MacroScope)
-    }
-
-    /// How an outermost macro holds its changes until it ends.
-    private enum MacroScope {
-        /// A transaction of its own.
-        case transaction
-        /// A savepoint inside the caller's transaction.
-        case savepoint
-    }
-
-    private var activity = Activity.idle
+    @exclusivity(unchecked) private var activity = DurableHistoryActivity.idle
 
     private static var macroSavepoint: String { "commandstore_macro" }
 
@@ -83,7 +69,10 @@ public final class DurableHistory<Receiver> {
         self.database = database
         self.receiver = receiver
         self.registry = registry
-        let storage = try SQLiteHistoryStorage(database: database, registry: registry, receiver: receiver)
+        let storage = try SQLiteHistoryStorage(
+            database: database,
+            commands: BoundCommandDecoder(registry: registry, receiver: receiver)
+        )
         self.storage = storage
         engine = HistoryEngine(storage: storage, undoLimit: storage.undoLimit)
         cachedState = try engine.state()
@@ -166,7 +155,7 @@ public final class DurableHistory<Receiver> {
     ///   the receiver's writes are rolled back.
     /// - Complexity: O(1) database statements, plus the size of a dropped redo tail.
     public func push<Command: PersistentCommand>(_ command: Command) throws where Command.Receiver == Receiver {
-        let entry = DurableEntry(content: .command(command, receiver))
+        let entry = DurableEntry(content: .command(ReceiverBoundCommand(command, receiver: receiver)))
         try perform { engine in try engine.push(entry) }
     }
 
@@ -317,7 +306,7 @@ public final class DurableHistory<Receiver> {
 
     /// Runs one engine operation in its own transaction (a savepoint inside an open macro or inside
     /// the caller's transaction), then refreshes the state.
-    private func perform(_ operation: (inout HistoryEngine<SQLiteHistoryStorage<Receiver>>) throws -> Void) throws {
+    private func perform(_ operation: (inout HistoryEngine<SQLiteHistoryStorage>) throws -> Void) throws {
         let macroScope: MacroScope?
         switch activity {
         case .idle: macroScope = nil
@@ -426,6 +415,26 @@ public final class DurableHistory<Receiver> {
             path: database.path
         )
     }
+}
+
+// Outside the generic class: nested there, they would be generic too, and each use would cost a
+// run-time metadata look-up.
+
+/// What a ``DurableHistory`` has in progress: the transaction of an open outermost macro, or a call
+/// running now.
+private enum DurableHistoryActivity {
+    case idle
+    case running
+    case macro(MacroScope)
+    case runningInMacro(MacroScope)
+}
+
+/// How an outermost macro holds its changes until it ends.
+private enum MacroScope {
+    /// A transaction of its own.
+    case transaction
+    /// A savepoint inside the caller's transaction.
+    case savepoint
 }
 
 @available(*, unavailable, message: "A DurableHistory belongs to its Database's isolation domain.")

@@ -16,30 +16,41 @@ import Foundation
 ///
 /// The owner (``DurableHistory``) runs each engine operation in a transaction and calls ``reload()``
 /// after a rollback, since the in-memory header and cache may then be ahead of the file.
-final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
-    typealias Entry = DurableEntry<Receiver>
+final class SQLiteHistoryStorage: HistoryStorage {
+    typealias Entry = DurableEntry
     typealias Failure = any Error
 
     let database: Database
-    let registry: CommandRegistry<Receiver>
-    let receiver: Receiver
+    /// The registered commands, bound to the receiver.
+    let commands: BoundCommandDecoder
 
-    private(set) var base: Int64 = 0
-    private(set) var count = 0
-    private(set) var index = 0
-    private(set) var cleanIndex: Int? = 0
+    // The mutable properties opt out of the runtime's exclusivity checks (a twentieth of a push):
+    // the storage is used by one DurableHistory, whose guard refuses re-entrant calls, so no two
+    // accesses to one of them ever overlap.
+    @exclusivity(unchecked) private(set) var base: Int64 = 0
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private(set) var index = 0
+    @exclusivity(unchecked) private(set) var cleanIndex: Int? = 0
     /// Persisted for the owner; the engine keeps its own copy.
-    var undoLimit = 0 {
+    @exclusivity(unchecked) var undoLimit = 0 {
         didSet { headerIsDirty = true }
     }
-    private var headerIsDirty = false
+    @exclusivity(unchecked) private var headerIsDirty = false
     /// The header row's values as last read or written, to skip rewriting them unchanged.
-    private var storedHeader: [DatabaseValue] = []
+    @exclusivity(unchecked) private var storedHeader: [DatabaseValue] = []
 
     /// Recently read or written entries by sequence, with their stored form (to skip unchanged writes).
     /// Direct-mapped by sequence: neighbours (what the engine reads) never evict each other, and a
     /// look-up is an index, not a hash (the dictionary it replaces cost a sixteenth of a push).
-    private var cache = [CachedEntry?](repeating: nil, count: SQLiteHistoryStorageCache.slots)
+    @exclusivity(unchecked) private var cache = [CachedEntry?](repeating: nil, count: SQLiteHistoryStorage.cacheSlots)
+
+    /// Cache slots: enough for the entries next to the index and a macro's neighbours.
+    private static let cacheSlots = 8
+
+    /// The cache slot of a sequence number.
+    private static func cacheSlot(of sequence: Int64) -> Int {
+        Int(UInt64(bitPattern: sequence) % UInt64(cacheSlots))
+    }
 
     private struct CachedEntry {
         let sequence: Int64
@@ -54,7 +65,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     /// `PRAGMA data_version`: changes when another connection (another process) commits.
     private let selectDataVersion: Statement
     /// The data version the header was read at.
-    private var dataVersion: Int64?
+    @exclusivity(unchecked) private var dataVersion: Int64?
     private let selectNewestSequence: Statement
     private let updateHeader: Statement
     private let selectEntry: Statement
@@ -66,10 +77,9 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     private let shiftDownStart: Statement
     private let shiftDownFinish: Statement
 
-    init(database: Database, registry: CommandRegistry<Receiver>, receiver: Receiver) throws {
+    init(database: Database, commands: BoundCommandDecoder) throws {
         self.database = database
-        self.registry = registry
-        self.receiver = receiver
+        self.commands = commands
         // JSON as JSONDecoder reads it, written by an encoder of our own at a fraction of
         // JSONEncoder's cost. Keys in encoding order: a command that encodes a dictionary may
         // produce different bytes for an equal value, which costs a needless UPDATE, never a wrong one.
@@ -123,7 +133,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     ///
     /// - Complexity: O(1): one pragma; the header is reread only after another connection's commit.
     func reloadIfChangedElsewhere() throws {
-        let current = try selectDataVersion.fetchOne()?.decode(Int64.self, at: 0)
+        let current = try selectDataVersion.fetchInteger()
         guard current != dataVersion else { return }
         try reload()
     }
@@ -132,7 +142,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     func reload() throws {
         forgetCachedEntries { _ in true }
         headerIsDirty = false
-        dataVersion = try selectDataVersion.fetchOne()?.decode(Int64.self, at: 0)
+        dataVersion = try selectDataVersion.fetchInteger()
         guard let row = try selectHeader.fetchOne() else {
             throw StoreError(
                 .corruptDatabase,
@@ -228,14 +238,14 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
     }
 
     private func remember(_ entry: Entry, _ stored: StoredEntry, at sequence: Int64) {
-        cache[SQLiteHistoryStorageCache.slot(of: sequence)] = CachedEntry(sequence: sequence, entry: entry, stored: stored)
+        cache[Self.cacheSlot(of: sequence)] = CachedEntry(sequence: sequence, entry: entry, stored: stored)
     }
 
     /// The entry and its stored form at a position.
     private func load(at position: Int) throws -> (entry: Entry, stored: StoredEntry) {
         precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
         let sequence = sequence(at: position)
-        if let cached = cache[SQLiteHistoryStorageCache.slot(of: sequence)], cached.sequence == sequence {
+        if let cached = cache[Self.cacheSlot(of: sequence)], cached.sequence == sequence {
             return (cached.entry, cached.stored)
         }
         guard let row = try selectEntry.fetchOne([sequence]) else {
@@ -254,7 +264,7 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
             isSignificant: try row.decode(Bool.self, at: 5),
             payload: try row.decode(Data.self, at: 6)
         )
-        let decoding = Decoding(registry: registry, receiver: receiver, path: database.path, context: "\(database.path): history entry \(position)")
+        let decoding = Decoding(commands: commands, path: database.path, position: position)
         let entry = Entry(content: .stored(stored, decoding))
         remember(entry, stored, at: sequence)
         return (entry, stored)
@@ -349,16 +359,5 @@ final class SQLiteHistoryStorage<Receiver>: HistoryStorage {
         guard cleanIndex != self.cleanIndex else { return }
         self.cleanIndex = cleanIndex
         headerIsDirty = true
-    }
-}
-
-/// The entry cache's geometry (outside the generic class: a static stored property cannot be generic).
-enum SQLiteHistoryStorageCache {
-    /// Slots: enough for the entries next to the index and a macro's neighbours.
-    static let slots = 8
-
-    /// The slot of a sequence number.
-    static func slot(of sequence: Int64) -> Int {
-        Int(UInt64(bitPattern: sequence) % UInt64(slots))
     }
 }

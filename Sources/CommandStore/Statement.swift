@@ -25,7 +25,9 @@ public final class Statement {
     public let parameterCount: Int
 
     private let connection: Connection
-    private var handle: OpaquePointer?
+    /// Read by every call, written only when finalized; a statement lives in one isolation domain,
+    /// so the runtime's exclusivity check on each read would only cost time.
+    @exclusivity(unchecked) private var handle: OpaquePointer?
 
     init(connection: Connection, sql: String, persistent: Bool) throws {
         let database = try connection.openHandle(sql: sql)
@@ -234,6 +236,17 @@ public final class Statement {
         if code == SQLITE_DONE { return nil }
         guard code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
         return currentRow(handle)
+    }
+
+    /// The first column of the first row as an integer (`nil` when there is no row or it is NULL),
+    /// with no arguments and no ``Row``: the store's per-operation checks, kept allocation-free.
+    func fetchInteger() throws -> Int64? {
+        let handle = try liveHandle()
+        defer { sqlite3_reset(handle) }
+        let code = sqlite3_step(handle)
+        if code == SQLITE_DONE { return nil }
+        guard code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
+        return sqlite3_column_type(handle, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 0)
     }
 
     private func currentRow(_ handle: OpaquePointer) -> Row {

@@ -33,17 +33,17 @@ struct StoredEntry: Codable, Equatable {
         self.payload = payload
     }
 
-    init<Receiver>(_ entry: DurableEntry<Receiver>, encoder: PayloadEncoder) throws {
+    init(_ entry: DurableEntry, encoder: PayloadEncoder) throws {
         switch entry.content {
-        case .command(let command, _):
+        case .command(let command):
             self.init(
-                kind: type(of: command).kind,
-                version: type(of: command).version,
+                kind: command.kind,
+                version: command.version,
                 text: command.text,
                 actionText: command.actionText,
                 mergeID: command.mergeID,
                 isSignificant: command.isSignificant,
-                payload: try Self.encode(command, encoder: encoder)
+                payload: try command.payload(using: encoder)
             )
         case .macro(let text, let children):
             let stored = try children.map { try StoredEntry($0, encoder: encoder) }
@@ -61,20 +61,8 @@ struct StoredEntry: Codable, Equatable {
         }
     }
 
-    private static func encode<Command: PersistentCommand>(_ command: Command, encoder: PayloadEncoder) throws -> Data {
-        do {
-            return try encoder.encode(command)
-        } catch {
-            throw StoreError(.invalidCommandData, "command kind \(Command.kind) (\"\(command.text)\") does not encode: \(error)")
-        }
-    }
-
-    func decode<Receiver>(
-        registry: CommandRegistry<Receiver>,
-        receiver: Receiver,
-        decoder: JSONDecoder,
-        context: String
-    ) throws -> DurableEntry<Receiver> {
+    /// The entry this stores, its commands decoded and bound to the receiver.
+    func decode(with commands: BoundCommandDecoder, decoder: JSONDecoder, context: String) throws -> DurableEntry {
         guard let kind else {
             guard version == Self.macroVersion else {
                 throw StoreError(
@@ -89,11 +77,11 @@ struct StoredEntry: Codable, Equatable {
                 throw StoreError(.invalidCommandData, "\(context) (\"\(text)\") is a macro whose children do not decode: \(error)")
             }
             let decoded = try children.enumerated().map { offset, child in
-                try child.decode(registry: registry, receiver: receiver, decoder: decoder, context: "\(context), child \(offset)")
+                try child.decode(with: commands, decoder: decoder, context: "\(context), child \(offset)")
             }
             return .macro(text: text, children: decoded)
         }
-        let command = try registry.decode(kind: kind, version: version, payload: payload, context: "\(context) (\"\(text)\")")
-        return DurableEntry(content: .command(command, receiver))
+        let command = try commands.decode(kind: kind, version: version, payload: payload, context: "\(context) (\"\(text)\")")
+        return DurableEntry(content: .command(command))
     }
 }

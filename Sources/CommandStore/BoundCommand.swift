@@ -1,0 +1,82 @@
+import Foundation
+
+/// A command together with the receiver it runs against, seen through a protocol that does not
+/// name the receiver's type.
+///
+/// Why: the history's entries and its SQLite storage are written once for every receiver. Generic
+/// over `Receiver`, each of their operations made the Swift runtime look up the metadata of
+/// `DurableEntry<Receiver>`, its optionals and arrays, and of `any PersistentCommand<Receiver>`:
+/// a fifth of a push, spent in hash-table look-ups. Through this protocol the entries and the
+/// storage are plain types, and the one generic step left is wrapping the command, once per push.
+///
+/// A class: an entry owns its command, and running it mutates it in place. Copies of an entry
+/// (the storage's cache, the engine's local) share it; the storage writes the entry back after
+/// every run and forgets its cache after a rollback, so no stale copy outlives an operation.
+protocol BoundCommand: AnyObject {
+    /// The command type's ``PersistentCommand/kind``.
+    var kind: String { get }
+    /// The command type's ``PersistentCommand/version``.
+    var version: Int { get }
+    var text: String { get }
+    var actionText: String { get }
+    var mergeID: Int? { get }
+    var isObsolete: Bool { get }
+    var isSignificant: Bool { get }
+
+    func redo() throws
+    func undo() throws
+    /// Absorbs `other` when it is a command of the same type and the command agrees to merge.
+    func merge(with other: any BoundCommand) -> Bool
+    /// The command's JSON.
+    func payload(using encoder: PayloadEncoder) throws -> Data
+}
+
+/// A ``PersistentCommand`` bound to its receiver.
+final class ReceiverBoundCommand<Command: PersistentCommand>: BoundCommand {
+    /// Read and replaced whole, never held across a call that could reach it again (redo runs on a
+    /// copy): the runtime's exclusivity checks are skipped on this hot property.
+    @exclusivity(unchecked) private var command: Command
+    private let receiver: Command.Receiver
+
+    init(_ command: Command, receiver: Command.Receiver) {
+        self.command = command
+        self.receiver = receiver
+    }
+
+    var kind: String { Command.kind }
+    var version: Int { Command.version }
+    var text: String { command.text }
+    var actionText: String { command.actionText }
+    var mergeID: Int? { command.mergeID }
+    var isObsolete: Bool { command.isObsolete }
+    var isSignificant: Bool { command.isSignificant }
+
+    // A command that throws half-way keeps its state from before the call, as a value would.
+    func redo() throws {
+        var running = command
+        try running.redo(on: receiver)
+        command = running
+    }
+
+    func undo() throws {
+        var running = command
+        try running.undo(on: receiver)
+        command = running
+    }
+
+    func merge(with other: any BoundCommand) -> Bool {
+        guard let other = other as? Self else { return false }
+        var merged = command
+        guard merged.merge(with: other.command) else { return false }
+        command = merged
+        return true
+    }
+
+    func payload(using encoder: PayloadEncoder) throws -> Data {
+        do {
+            return try encoder.encode(command)
+        } catch {
+            throw StoreError(.invalidCommandData, "command kind \(Command.kind) (\"\(command.text)\") does not encode: \(error)")
+        }
+    }
+}
