@@ -88,7 +88,7 @@ extension Database {
         do {
             // The lock-free look ignored the WAL: check again what the log may have changed.
             let recorded = try StoreSchema.versions(db)
-            try checkOwner(recorded, schemas: schemas, path: path)
+            if let refusal = foreignApplicationError(recorded, schemas: schemas, path: path) { throw refusal }
             try checkVersions(recorded, schemas: schemas, path: path)
             try StoreSchema.migrate(db, schemas: schemas)
         } catch {
@@ -142,8 +142,8 @@ extension Database {
         }
     }
 
-    /// Throws if the store belongs to another application: it records schemas of its own, and
-    /// none of them is among `schemas`.
+    /// The refusal for a store of another application, which records schemas of its own and none
+    /// of `schemas`; `nil` when the store may be opened with `schemas`.
     ///
     /// One shared identifier is enough, so a version of an application that adds a schema still
     /// opens the files of the version before. Without schemas requested (a tool that reads any
@@ -153,12 +153,14 @@ extension Database {
     ///   - recorded: The versions recorded in the file, the store's own included.
     ///   - schemas: The schemas to open with, the store's own first.
     ///   - path: The file, for the message.
-    private static func checkOwner(_ recorded: [String: Int], schemas: [Schema], path: String) throws {
+    /// - Returns: A ``StoreError`` with code ``StoreError/Code/foreignDatabase`` naming the file and
+    ///   both sets of schemas, or `nil`.
+    private static func foreignApplicationError(_ recorded: [String: Int], schemas: [Schema], path: String) -> StoreError? {
         let own = StoreSchema.schema.identifier
         let held = recorded.keys.filter { $0 != own }.sorted()
         let requested = schemas.map(\.identifier).filter { $0 != own }
-        guard !held.isEmpty, !requested.isEmpty, !requested.contains(where: held.contains) else { return }
-        throw StoreError(
+        guard !held.isEmpty, !requested.isEmpty, !requested.contains(where: held.contains) else { return nil }
+        return StoreError(
             .foreignDatabase,
             "\(path) belongs to another application (schemas: \(held.joined(separator: ", "))); this program uses: "
                 + "\(requested.joined(separator: ", ")); the file was not changed",
@@ -235,12 +237,24 @@ extension Database {
             )
         }
         let recorded = try classifying(path) { try StoreSchema.versions(db) }
-        try checkOwner(recorded, schemas: schemas, path: path)
+        if let refusal = foreignApplicationError(recorded, schemas: schemas, path: path) {
+            // Damage to the version table can rename a schema: a damaged file is reported as such,
+            // not as another application's.
+            let findings = try integrityFindings(db, path: path)
+            guard findings == ["ok"] else {
+                throw StoreError(
+                    .corruptDatabase,
+                    "\(path) is damaged (\(findings.prefix(3).joined(separator: "; "))); the file was not changed",
+                    path: path
+                )
+            }
+            throw refusal
+        }
         try checkVersions(recorded, schemas: schemas, path: path)
         // A migration is about to write to this file: never into a damaged one (a flipped bit can
         // make a schema look older, and its migration would then build on the damage).
         if schemas.contains(where: { (recorded[$0.identifier] ?? 0) < $0.version }) {
-            let findings = try classifying(path) { try db.fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0) } }
+            let findings = try integrityFindings(db, path: path)
             guard findings == ["ok"] else {
                 throw StoreError(
                     .corruptDatabase,
@@ -249,6 +263,13 @@ extension Database {
                 )
             }
         }
+    }
+
+    /// SQLite's findings on every page of the file: `["ok"]` when it is sound.
+    ///
+    /// - Complexity: O(size of the database).
+    private static func integrityFindings(_ db: Database, path: String) throws -> [String] {
+        try classifying(path) { try db.fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0) } }
     }
 
     /// Reads the file through its `-wal` log, read-only, and throws if what it shows is damaged.

@@ -175,6 +175,27 @@ import Testing
         #expect(try other.fetchOne("SELECT count(*) FROM sqlite_master WHERE name = 'albums_v1'")?.decode(Int.self, at: 0) == 0)
     }
 
+    /// A flipped byte in the version table can rename the application's schema ("albums" to
+    /// "albuns"): the file is damaged, not another application's, and says so.
+    @Test func aSchemaRenamedByDamageIsReportedAsDamage() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("library.sqlite")
+        try makeStore(at: path, schemas: [albums])
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        // The version table is the first table created (page 2); its index on identifier is page 3.
+        let pageSize = Int(bytes[16]) << 8 | Int(bytes[17])
+        let offset = try #require(bytes[pageSize..<2 * pageSize].firstRange(of: Data("albums".utf8))).lowerBound
+        bytes[offset + 4] = UInt8(ascii: "n")
+        try bytes.write(to: URL(fileURLWithPath: path))
+        let error = #expect(throws: StoreError.self) {
+            _ = try Database.openStore(path: path, schemas: [albums])
+        }
+        #expect(error?.code == .corruptDatabase, "\(String(describing: error))")
+        #expect(error?.message.hasPrefix("\(path) is damaged (") == true, "\(String(describing: error))")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the damaged file was written")
+    }
+
     /// A later version of an application adds a schema: its old files share the old one and open.
     @Test(arguments: [["albums", "ratings"], ["ratings", "albums"]])
     func aStoreSharingOneSchemaOpensAndMigratesTheNewOne(order: [String]) throws {
