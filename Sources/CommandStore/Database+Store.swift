@@ -17,8 +17,15 @@ extension Database {
     /// - a truncated or malformed SQLite file: ``StoreError/Code/corruptDatabase``;
     /// - an SQLite database without CommandStore's application ID and version table:
     ///   ``StoreError/Code/foreignDatabase``;
+    /// - a CommandStore file of another application, whose schemas (say `notes`) share no
+    ///   identifier with `schemas` (say `albums`): ``StoreError/Code/foreignDatabase``, the
+    ///   message naming both;
     /// - a schema recorded at a higher version than its last migration here:
     ///   ``StoreError/Code/newerSchema``.
+    ///
+    /// The ownership check needs one shared identifier: a later version of an application that adds
+    /// a schema still opens its old files. A store that records no schema but the store's own yet
+    /// is opened, and so is any store when `schemas` is empty (a tool that only reads histories).
     ///
     /// A new file is built under a temporary name next to `path` (mode 0600, missing folders 0700),
     /// fully migrated, then linked into place, so a crash never leaves a half-created store.
@@ -37,8 +44,10 @@ extension Database {
     ///   - schemas: Your schemas, migrated in this order after the store's own.
     ///   - configuration: How to open the connection.
     /// - Returns: An open connection to the migrated store.
-    /// - Throws: ``StoreError`` for the cases above, ``DatabaseError`` for SQLite failures, or what a
-    ///   migration throws (after rolling the whole upgrade back).
+    /// - Throws: ``StoreError`` for the cases above (`notADatabase`, `corruptDatabase`,
+    ///   `foreignDatabase` for an SQLite file CommandStore did not create or a store of another
+    ///   application, `newerSchema`), ``DatabaseError`` for SQLite failures, or what a migration
+    ///   throws (after rolling the whole upgrade back).
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/uri.html> (`immutable`),
     /// <https://www.sqlite.org/pragma.html#pragma_application_id>
@@ -78,7 +87,9 @@ extension Database {
         let db = try Database(path: path, configuration: existing)
         do {
             // The lock-free look ignored the WAL: check again what the log may have changed.
-            try checkVersions(StoreSchema.versions(db), schemas: schemas, path: path)
+            let recorded = try StoreSchema.versions(db)
+            if let refusal = foreignApplicationError(recorded, schemas: schemas, path: path) { throw refusal }
+            try checkVersions(recorded, schemas: schemas, path: path)
             try StoreSchema.migrate(db, schemas: schemas)
         } catch {
             db.close()
@@ -129,6 +140,32 @@ extension Database {
             }
             try schema.validate()
         }
+    }
+
+    /// The refusal for a store of another application, which records schemas of its own and none
+    /// of `schemas`; `nil` when the store may be opened with `schemas`.
+    ///
+    /// One shared identifier is enough, so a version of an application that adds a schema still
+    /// opens the files of the version before. Without schemas requested (a tool that reads any
+    /// history), or in a store that records none yet, there is nothing to compare.
+    ///
+    /// - Parameters:
+    ///   - recorded: The versions recorded in the file, the store's own included.
+    ///   - schemas: The schemas to open with, the store's own first.
+    ///   - path: The file, for the message.
+    /// - Returns: A ``StoreError`` with code ``StoreError/Code/foreignDatabase`` naming the file and
+    ///   both sets of schemas, or `nil`.
+    private static func foreignApplicationError(_ recorded: [String: Int], schemas: [Schema], path: String) -> StoreError? {
+        let own = StoreSchema.schema.identifier
+        let held = recorded.keys.filter { $0 != own }.sorted()
+        let requested = schemas.map(\.identifier).filter { $0 != own }
+        guard !held.isEmpty, !requested.isEmpty, !requested.contains(where: held.contains) else { return nil }
+        return StoreError(
+            .foreignDatabase,
+            "\(path) belongs to another application (schemas: \(held.joined(separator: ", "))); this program uses: "
+                + "\(requested.joined(separator: ", ")); the file was not changed",
+            path: path
+        )
     }
 
     private static func checkVersions(_ recorded: [String: Int], schemas: [Schema], path: String) throws {
@@ -200,11 +237,24 @@ extension Database {
             )
         }
         let recorded = try classifying(path) { try StoreSchema.versions(db) }
+        if let refusal = foreignApplicationError(recorded, schemas: schemas, path: path) {
+            // Damage to the version table can rename a schema: a damaged file is reported as such,
+            // not as another application's.
+            let findings = try integrityFindings(db, path: path)
+            guard findings == ["ok"] else {
+                throw StoreError(
+                    .corruptDatabase,
+                    "\(path) is damaged (\(findings.prefix(3).joined(separator: "; "))); the file was not changed",
+                    path: path
+                )
+            }
+            throw refusal
+        }
         try checkVersions(recorded, schemas: schemas, path: path)
         // A migration is about to write to this file: never into a damaged one (a flipped bit can
         // make a schema look older, and its migration would then build on the damage).
         if schemas.contains(where: { (recorded[$0.identifier] ?? 0) < $0.version }) {
-            let findings = try classifying(path) { try db.fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0) } }
+            let findings = try integrityFindings(db, path: path)
             guard findings == ["ok"] else {
                 throw StoreError(
                     .corruptDatabase,
@@ -213,6 +263,13 @@ extension Database {
                 )
             }
         }
+    }
+
+    /// SQLite's findings on every page of the file: `["ok"]` when it is sound.
+    ///
+    /// - Complexity: O(size of the database).
+    private static func integrityFindings(_ db: Database, path: String) throws -> [String] {
+        try classifying(path) { try db.fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0) } }
     }
 
     /// Reads the file through its `-wal` log, read-only, and throws if what it shows is damaged.
