@@ -147,9 +147,16 @@ public enum CommandLineParser: Sendable {
             guard let source = cursor.nextPositional() else {
                 throw UsageError("import needs a FILE (or - for standard input)", command: name)
             }
+            guard !source.isEmpty else {
+                throw UsageError("import needs a file path, not an empty argument", command: name)
+            }
             command = .importAlbums(source: source)
         case "export":
-            command = .export(destination: cursor.nextPositional())
+            let destination = cursor.nextPositional()
+            guard destination != "" else {
+                throw UsageError("export needs a file path, not an empty argument", command: name)
+            }
+            command = .export(destination: destination)
         case "help":
             let topic = cursor.nextPositional()
             if let topic, !commandNames.contains(topic) {

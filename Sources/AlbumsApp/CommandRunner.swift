@@ -66,10 +66,18 @@ struct CommandRunner {
     private func importAlbums(from source: String) throws {
         let data: Data
         let name = source == "-" ? "standard input" : source
-        do {
-            data = source == "-" ? try console.readInput() : try Data(contentsOf: URL(fileURLWithPath: source))
-        } catch {
-            throw LibraryError(.malformedFile, "cannot read \(name): \(Self.reason(error))")
+        if source == "-" {
+            do {
+                data = try console.readInput()
+            } catch {
+                throw LibraryError(.malformedFile, "cannot read \(name): \(Self.reason(error))")
+            }
+        } else {
+            do {
+                data = try UserFile.contents(atPath: source)
+            } catch {
+                throw LibraryError(.malformedFile, "cannot import \(name): \(error.reason)")
+            }
         }
         let albums: [Album]
         do {
@@ -104,9 +112,14 @@ struct CommandRunner {
             return
         }
         do {
+            try UserFile.checkExportDestination(destination)
+        } catch {
+            throw LibraryError(.storage, "cannot export to \(destination): \(error.reason)")
+        }
+        do {
             try data.write(to: URL(fileURLWithPath: destination), options: .atomic)
         } catch {
-            throw LibraryError(.storage, "cannot write \(destination): \(Self.reason(error))")
+            throw LibraryError(.storage, "cannot export to \(destination): \(Self.reason(error))")
         }
         say("Exported \(albums.count) album\(albums.count == 1 ? "" : "s") to \(destination)")
     }

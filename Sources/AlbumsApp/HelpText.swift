@@ -116,12 +116,14 @@ public enum HelpText: Sendable {
                 Appends the albums of FILE (- reads standard input) as one undoable step, all or nothing.
                 The file is a JSON array of objects: "title" and "artist" (required strings), "genre"
                 (string), "year" (whole number), "cover" (absolute URL), "id" (UUID); no other keys.
+                FILE must be a regular file (a link to one is followed); for a pipe, use -.
                 """
         case "export":
             return """
                 USAGE: albums export [FILE|-]
 
                 Writes every album as JSON, in the format 'albums import' reads, to FILE or standard output.
+                FILE is replaced as a whole; if it exists it must be a regular file. For a pipe, use -.
                 """
         case "help":
             return """

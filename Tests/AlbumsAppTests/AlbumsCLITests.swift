@@ -234,7 +234,7 @@ import Testing
         (["add", "--title", "T", "--artist", "A", "--at", "7"], 1, "out of range"),
         (["undo", "3"], 1, "only 2 can be undone"),
         (["redo"], 1, "nothing to redo"),
-        (["import", "/nonexistent/albums.json"], 1, "cannot read"),
+        (["import", "/nonexistent/albums.json"], 1, "cannot import /nonexistent/albums.json: no such file"),
     ])
     func badInputChangesNothing(arguments: [String], status: Int32, message: String) throws {
         try withLibrary { albums, _ in
@@ -310,17 +310,6 @@ import Testing
             let result = try albums("import", file.path)
             #expect(result.status == 1, "\(result)")
             #expect(result.error.contains("album 1: id"), "\(result)")
-            #expect(try albums.snapshot() == before)
-        }
-    }
-
-    @Test func importingAFolderFails() throws {
-        try withLibrary { albums, folder in
-            _ = try albums("list")
-            let before = try albums.snapshot()
-            let result = try albums("import", folder.path)
-            #expect(result.status == 1, "\(result)")
-            #expect(result.error.hasPrefix("albums: cannot read"), "\(result)")
             #expect(try albums.snapshot() == before)
         }
     }

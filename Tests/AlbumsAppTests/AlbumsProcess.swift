@@ -1,14 +1,22 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Runs the built `albums` executable as a separate process, as a user would.
 struct AlbumsProcess {
     struct Result: CustomStringConvertible {
         var status: Int32
         var output: String
         var error: String
+        /// Whether the run outlived its timeout and was killed.
+        var timedOut = false
 
-        var description: String { "exit \(status)\nstdout: \(output)\nstderr: \(error)" }
+        var description: String { "exit \(status)\(timedOut ? " (killed: timed out)" : "")\nstdout: \(output)\nstderr: \(error)" }
     }
 
     /// The built `albums` binary, next to the test bundle in the build products folder.
@@ -38,12 +46,15 @@ struct AlbumsProcess {
     var environment: [String: String] = [:]
 
     /// Runs `albums --db <database> <arguments>`.
-    func callAsFunction(_ arguments: String..., input: Data? = nil) throws -> Result {
-        try run(["--db", database] + arguments, input: input)
+    func callAsFunction(_ arguments: String..., input: Data? = nil, timeout: TimeInterval? = nil) throws -> Result {
+        try run(["--db", database] + arguments, input: input, timeout: timeout)
     }
 
     /// Runs `albums <arguments>` with no `--db` added.
-    func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+    ///
+    /// With a `timeout`, a run still going after that many seconds is killed (SIGKILL) and its
+    /// result says `timedOut`, so a test of something that could block fails instead of hanging.
+    func run(_ arguments: [String], input: Data? = nil, timeout: TimeInterval? = nil) throws -> Result {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let outputURL = folder.appendingPathComponent("stdout")
@@ -65,7 +76,17 @@ struct AlbumsProcess {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = stdin
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
+        var timedOut = false
+        if let timeout, exited.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        } else if timeout == nil {
+            exited.wait()
+        }
         process.waitUntilExit()
         try output.close()
         try error.close()
@@ -73,7 +94,8 @@ struct AlbumsProcess {
         return Result(
             status: process.terminationStatus,
             output: try String(contentsOf: outputURL, encoding: .utf8),
-            error: try String(contentsOf: errorURL, encoding: .utf8)
+            error: try String(contentsOf: errorURL, encoding: .utf8),
+            timedOut: timedOut
         )
     }
 

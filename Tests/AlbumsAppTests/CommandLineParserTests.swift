@@ -103,6 +103,8 @@ import Testing
         (["edit", "1"], "edit needs at least one of"),
         (["edit", "1", "--at", "2"], "unknown option '--at' for edit"),
         (["import"], "import needs a FILE"),
+        (["import", ""], "import needs a file path, not an empty argument"),
+        (["export", ""], "export needs a file path, not an empty argument"),
         (["help", "nope"], "unknown command 'nope'"),
         (["--db"], "--db needs a value"),
         (["--db", "", "list"], "--db needs a file path"),
