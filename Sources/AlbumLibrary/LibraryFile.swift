@@ -123,7 +123,7 @@ public enum LibraryFile: Sendable {
         var isDirectory: ObjCBool = false
         guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
         if isDirectory.boolValue {
-            throw LibraryError(.notALibrary, "\(path) is a folder, not an albums library")
+            throw LibraryError(.notALibrary, "\(path) is a directory, not an albums library")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw LibraryError(.storage, "cannot read the library \(path): permission denied")

@@ -186,8 +186,11 @@ extension Database {
     /// The first look takes no lock (`immutable=1`), so it cannot create or change any file. While
     /// another process has the store open, its checkpoint may be copying pages into the file during
     /// that look, which then reads a torn page and reports damage that is not there. So when the
-    /// lock-free look finds damage and a `-wal` log exists (the store may be live), the look is
-    /// repeated through a read-only connection that takes a WAL read lock, which checkpoints respect.
+    /// lock-free look finds damage and the store may be live (a `-wal` log exists, or the file
+    /// changed during the look), the look is repeated through a read-only connection that takes a
+    /// WAL read lock, which checkpoints respect. A checkpoint on close ends by deleting the log, so
+    /// a look torn by it may find no log and an unchanged stamp (timestamps are coarse): the
+    /// lock-free look is then tried again, a few times, before the damage is believed.
     private static func inspect(path: String, schemas: [Schema], busyTimeout: Duration) throws {
         guard let size = FileSystem.size(of: path) else {
             throw FileSystem.systemError("cannot open \(path)", path: path)
@@ -195,13 +198,21 @@ extension Database {
         guard size > 0 else {
             throw StoreError(.notADatabase, "\(path) is empty: it is not a CommandStore database; the file was not changed", path: path)
         }
-        do {
-            // `immutable=1`: no locks, no -wal/-shm, no journal recovery, nothing written.
-            try inspect(path: path, schemas: schemas, query: "immutable=1", busyTimeout: nil)
-        } catch let error as StoreError
-            where (error.code == .corruptDatabase || error.code == .notADatabase) && FileSystem.exists(path + "-wal")
-        {
-            try inspect(path: path, schemas: schemas, query: "mode=ro", busyTimeout: busyTimeout)
+        var looks = 0
+        while true {
+            let before = FileSystem.stamp(of: path)
+            do {
+                // `immutable=1`: no locks, no -wal/-shm, no journal recovery, nothing written.
+                try inspect(path: path, schemas: schemas, query: "immutable=1", busyTimeout: nil)
+                return
+            } catch let error as StoreError where error.code == .corruptDatabase || error.code == .notADatabase {
+                if FileSystem.exists(path + "-wal") || FileSystem.stamp(of: path) != before {
+                    return try inspect(path: path, schemas: schemas, query: "mode=ro", busyTimeout: busyTimeout)
+                }
+                looks += 1
+                // Real damage costs three quick looks; a torn one is gone by the next.
+                guard looks < 3 else { throw error }
+            }
         }
     }
 

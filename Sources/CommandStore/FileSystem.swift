@@ -53,6 +53,39 @@ enum FileSystem {
         return Int(info.st_size)
     }
 
+    /// What changes when a file is written: its size and change times. Two equal stamps taken
+    /// around a read mean (within the clock's granularity) that nobody wrote the file meanwhile.
+    struct Stamp: Equatable {
+        let size: Int64
+        let modified: Int64
+        let modifiedNanoseconds: Int
+        let changed: Int64
+        let changedNanoseconds: Int
+    }
+
+    /// The stamp of the file at `path`, or `nil` when it cannot be read.
+    static func stamp(of path: String) -> Stamp? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        #if canImport(Darwin)
+        return Stamp(
+            size: Int64(info.st_size),
+            modified: Int64(info.st_mtimespec.tv_sec),
+            modifiedNanoseconds: Int(info.st_mtimespec.tv_nsec),
+            changed: Int64(info.st_ctimespec.tv_sec),
+            changedNanoseconds: Int(info.st_ctimespec.tv_nsec)
+        )
+        #else
+        return Stamp(
+            size: Int64(info.st_size),
+            modified: Int64(info.st_mtim.tv_sec),
+            modifiedNanoseconds: Int(info.st_mtim.tv_nsec),
+            changed: Int64(info.st_ctim.tv_sec),
+            changedNanoseconds: Int(info.st_ctim.tv_nsec)
+        )
+        #endif
+    }
+
     static func systemError(_ message: String, path: String) -> DatabaseError {
         let reason = String(cString: strerror(errno))
         return DatabaseError(resultCode: .cantOpen, message: "\(message): \(reason)", path: path)

@@ -33,7 +33,8 @@ public struct StoreError: Error, Sendable, Hashable {
         public static let notADatabase = Code(rawValue: "notADatabase")
         /// The file is an SQLite database, but damaged: truncated or with malformed pages.
         public static let corruptDatabase = Code(rawValue: "corruptDatabase")
-        /// The file is a valid SQLite database that CommandStore did not create.
+        /// The file is a valid SQLite database that CommandStore did not create, or a CommandStore
+        /// store of another application (it records none of the schemas it was opened with).
         public static let foreignDatabase = Code(rawValue: "foreignDatabase")
         /// The file was written by a newer schema version than this program knows.
         public static let newerSchema = Code(rawValue: "newerSchema")

@@ -349,7 +349,7 @@ import Testing
         try withLibrary { _, folder in
             let result = try AlbumsProcess(database: folder.path)("list")
             #expect(result.status == 1, "\(result)")
-            #expect(result.error == "albums: \(folder.path) is a folder, not an albums library\n")
+            #expect(result.error == "albums: \(folder.path) is a directory, not an albums library\n")
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         }
     }

@@ -137,8 +137,11 @@ import Testing
         struct AddAlbum: Codable { var title: String; var year: Int?; var tags: [String] }
         let value = AddAlbum(title: "Kind of Blue", year: 1959, tags: ["jazz"])
         #expect(try streamBytes(value) == treeBytes(value))
-        #expect(try streamBytes(PayloadEncoderTests.Everything()) == treeBytes(PayloadEncoderTests.Everything()))
-        #expect(try streamBytes(PayloadEncoderTests.Derived(name: "n", extra: 1)) == treeBytes(PayloadEncoderTests.Derived(name: "n", extra: 1)))
+        // One instance each: a dictionary's order may differ between two equal dictionaries.
+        let everything = PayloadEncoderTests.Everything()
+        #expect(try streamBytes(everything) == treeBytes(everything))
+        let derived = PayloadEncoderTests.Derived(name: "n", extra: 1)
+        #expect(try streamBytes(derived) == treeBytes(derived))
     }
 
     /// Fills a nested container after writing to its parent again: the stream cannot, the tree can.
