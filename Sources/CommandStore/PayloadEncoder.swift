@@ -15,12 +15,18 @@ import Foundation
 /// encodes (``PayloadStream``) and, for a value that fills its containers out of order, builds a
 /// small tree of its own and writes it once.
 struct PayloadEncoder {
+    /// Kept from one call to the next, so its buffers are allocated once.
+    private let reusableStream = PayloadStream()
+
     /// Returns the JSON of `value`.
     ///
     /// - Throws: `EncodingError.invalidValue` for a non-finite number, or what `value` throws.
     func encode<T: Encodable>(_ value: T) throws -> Data {
         // Streamed when the value encodes in order (the usual case), through the tree otherwise.
-        let stream = PayloadStream()
+        // A value that encodes with this same encoder inside its own encoding gets a stream of its own.
+        let stream = reusableStream.isInUse ? PayloadStream() : reusableStream
+        stream.begin()
+        defer { stream.end() }
         do {
             try stream.write(value, codingPath: [])
             if !stream.failed { return Data(stream.bytes) }

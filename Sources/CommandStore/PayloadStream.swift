@@ -46,10 +46,30 @@ final class PayloadStream {
     /// The keys written in the open objects, innermost last: duplicates are refused.
     @exclusivity(unchecked) private var keys: [String] = []
     @exclusivity(unchecked) private var nextID = 0
+    // Ids only grow, also across encodings: a container kept from an earlier one never matches.
+
+    /// Whether an encoding is writing to the stream now.
+    @exclusivity(unchecked) private(set) var isInUse = false
 
     init() {
         bytes.reserveCapacity(128)
         frames.reserveCapacity(4)
+        keys.reserveCapacity(8)
+    }
+
+    /// Starts an encoding: forgets the previous one, keeping the buffers' capacity.
+    func begin() {
+        // One huge value need not keep its buffer for the small ones after it.
+        bytes.removeAll(keepingCapacity: bytes.capacity <= 64 * 1024)
+        frames.removeAll(keepingCapacity: true)
+        keys.removeAll(keepingCapacity: true)
+        failed = false
+        isInUse = true
+    }
+
+    /// Ends an encoding (the bytes stay readable until the next ``begin()``).
+    func end() {
+        isInUse = false
     }
 
     /// Records that the stream gives up, and returns the error that says so.

@@ -37,7 +37,26 @@ final class SQLiteHistoryStorage: HistoryStorage {
     }
     @exclusivity(unchecked) private var headerIsDirty = false
     /// The header row's values as last read or written, to skip rewriting them unchanged.
-    @exclusivity(unchecked) private var storedHeader: [DatabaseValue] = []
+    @exclusivity(unchecked) private var storedHeader: Header?
+
+    /// The header row's columns (count and index are `nil` at the top).
+    private struct Header: Equatable {
+        var base: Int64
+        var count: Int64?
+        var index: Int64?
+        var cleanIndex: Int64?
+        var undoLimit: Int64
+
+        var values: [DatabaseValue] {
+            [
+                .integer(base),
+                count.map { .integer($0) } ?? .null,
+                index.map { .integer($0) } ?? .null,
+                cleanIndex.map { .integer($0) } ?? .null,
+                .integer(undoLimit),
+            ]
+        }
+    }
 
     /// Recently read or written entries by sequence, with their stored form (to skip unchanged writes).
     /// Direct-mapped by sequence: neighbours (what the engine reads) never evict each other, and a
@@ -193,7 +212,14 @@ final class SQLiteHistoryStorage: HistoryStorage {
         }
         cleanIndex = try row.decode(Int?.self, at: 3)
         undoLimit = try row.decode(Int.self, at: 4)
-        storedHeader = Array(row.values.prefix(5))
+        storedHeader = Header(
+            base: base,
+            // As stored (anything but an integer, as in a damaged file, is rewritten at the next flush).
+            count: { if case .integer(let value) = row[1] { value } else { nil } }(),
+            index: { if case .integer(let value) = row[2] { value } else { nil } }(),
+            cleanIndex: cleanIndex.map(Int64.init),
+            undoLimit: Int64(undoLimit)
+        )
         headerIsDirty = false
         guard count >= 0, (0...count).contains(index), cleanIndex.map({ (0...count).contains($0) }) ?? true else {
             throw StoreError(
@@ -212,15 +238,16 @@ final class SQLiteHistoryStorage: HistoryStorage {
     func flushHeader() throws {
         guard headerIsDirty else { return }
         let atTop = index == count
-        let header: [DatabaseValue] = [
-            .integer(base),
-            atTop ? .null : .integer(Int64(count)),
-            atTop ? .null : .integer(Int64(index)),
-            cleanIndex.map { .integer(Int64($0)) } ?? .null,
-            .integer(Int64(undoLimit)),
-        ]
+        // Compared as plain values: building the row's array for every push cost an allocation.
+        let header = Header(
+            base: base,
+            count: atTop ? nil : Int64(count),
+            index: atTop ? nil : Int64(index),
+            cleanIndex: cleanIndex.map(Int64.init),
+            undoLimit: Int64(undoLimit)
+        )
         if header != storedHeader {
-            try updateHeader.execute(values: header)
+            try updateHeader.execute(values: header.values)
             storedHeader = header
         }
         headerIsDirty = false

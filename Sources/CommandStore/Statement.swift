@@ -28,6 +28,8 @@ public final class Statement {
     /// Read by every call, written only when finalized; a statement lives in one isolation domain,
     /// so the runtime's exclusivity check on each read would only cost time.
     @exclusivity(unchecked) private var handle: OpaquePointer?
+    /// The bound texts and blobs, which SQLite reads in place until the next bind.
+    @exclusivity(unchecked) private var arena = BindingArena()
 
     init(connection: Connection, sql: String, persistent: Bool) throws {
         let database = try connection.openHandle(sql: sql)
@@ -109,6 +111,7 @@ public final class Statement {
             )
         }
         sqlite3_reset(handle)
+        arena.reset()
         for (offset, argument) in arguments.enumerated() {
             try bind(argument.databaseValue, at: Int32(offset + 1), handle: handle)
         }
@@ -126,6 +129,7 @@ public final class Statement {
             )
         }
         sqlite3_reset(handle)
+        arena.reset()
         var index: Int32 = 1
         for value in values {
             try bind(value, at: index, handle: handle)
@@ -158,19 +162,19 @@ public final class Statement {
         case .text(var text):
             code = text.withUTF8 { bytes in
                 // An empty buffer may have no base address, which SQLite would bind as NULL.
-                guard let base = bytes.baseAddress else {
+                guard !bytes.isEmpty else {
                     return sqlite3_bind_text(handle, index, "", 0, csqlite_transient())
                 }
-                return base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
-                    sqlite3_bind_text64(handle, index, $0, UInt64(bytes.count), csqlite_transient(), UInt8(SQLITE_UTF8))
-                }
+                // The arena's copy stays put until the next bind: SQLite need not copy it (nil: SQLITE_STATIC).
+                let copy = arena.copy(UnsafeRawBufferPointer(bytes)).assumingMemoryBound(to: CChar.self)
+                return sqlite3_bind_text64(handle, index, copy, UInt64(bytes.count), nil, UInt8(SQLITE_UTF8))
             }
         case .blob(let data):
             code = data.withUnsafeBytes { bytes in
-                guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                guard !bytes.isEmpty else {
                     return sqlite3_bind_zeroblob(handle, index, 0)
                 }
-                return sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), csqlite_transient())
+                return sqlite3_bind_blob64(handle, index, arena.copy(bytes), UInt64(bytes.count), nil)
             }
         }
         try connection.check(code, sql: sql)
