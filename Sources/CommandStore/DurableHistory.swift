@@ -50,6 +50,8 @@ public final class DurableHistory<Receiver> {
     @exclusivity(unchecked) private var textsAreStale = false
 
     @exclusivity(unchecked) private var activity = DurableHistoryActivity.idle
+    /// Present once someone observes (``changes``, ``model``): until then no call reads texts for them.
+    @exclusivity(unchecked) private var observers: HistoryObservers?
 
     private static var macroSavepoint: String { "commandstore_macro" }
 
@@ -79,6 +81,7 @@ public final class DurableHistory<Receiver> {
     }
 
     deinit {
+        observers?.finish()
         // An outermost macro still open: its changes were never committed; drop them.
         switch activity {
         case .macro(let scope), .runningInMacro(let scope):
@@ -142,6 +145,41 @@ public final class DurableHistory<Receiver> {
         }
     }
 
+    // MARK: - Observation
+
+    /// The history's changes, as an asynchronous sequence of events.
+    ///
+    /// Each access returns a new stream that receives every change from then on, made through this
+    /// history object (buffered without limit); it finishes when the history is deallocated. Events
+    /// follow `UndoStack`'s rules (see `UndoChange`), with one addition: ``reload()`` delivers a
+    /// `reload` event when what it read differs. Changes another process commits are seen at the
+    /// next call or ``reload()``, not as they happen.
+    ///
+    /// ```swift
+    /// for await change in history.changes where change.undoTextChanged {
+    ///     undoMenuItem.title = "Undo \(change.new.undoText)"
+    /// }
+    /// ```
+    public var changes: AsyncStream<UndoChange> {
+        observation.makeStream()
+    }
+
+    /// An `@Observable` mirror of the history's state, for SwiftUI and `withObservationTracking`.
+    ///
+    /// Created on first access; from then on it is updated after every change (its texts are then
+    /// read after each call, one indexed row each).
+    public var model: UndoStackModel {
+        observation.observableModel()
+    }
+
+    /// The observers, created on first use.
+    private var observation: HistoryObservers {
+        if let observers { return observers }
+        let created = HistoryObservers(state: stateWithTexts())
+        observers = created
+        return created
+    }
+
     // MARK: - Operations
 
     /// Runs the command against the receiver and records it, in one transaction.
@@ -156,7 +194,7 @@ public final class DurableHistory<Receiver> {
     /// - Complexity: O(1) database statements, plus the size of a dropped redo tail.
     public func push<Command: PersistentCommand>(_ command: Command) throws where Command.Receiver == Receiver {
         let entry = DurableEntry(content: .command(ReceiverBoundCommand(command, receiver: receiver)))
-        try perform { engine in try engine.push(entry) }
+        try perform(.push, always: macroDepth == 0) { engine in try engine.push(entry) }
     }
 
     /// Undoes one step (a significant entry and the insignificant ones after it), in one transaction.
@@ -164,14 +202,14 @@ public final class DurableHistory<Receiver> {
     /// Does nothing at index 0 or while a macro is open.
     /// - Throws: What a command throws, or a ``DatabaseError``; the whole step is then rolled back.
     public func undo() throws {
-        try perform { engine in try engine.undo() }
+        try perform(.undo) { engine in try engine.undo() }
     }
 
     /// Redoes one step, in one transaction. Does nothing at the top or while a macro is open.
     ///
     /// - Throws: What a command throws, or a ``DatabaseError``; the whole step is then rolled back.
     public func redo() throws {
-        try perform { engine in try engine.redo() }
+        try perform(.redo) { engine in try engine.redo() }
     }
 
     /// Undoes or redoes entry by entry to `index` (clamped to `0...count`), in one transaction.
@@ -180,7 +218,7 @@ public final class DurableHistory<Receiver> {
     /// - Throws: What a command throws, or a ``DatabaseError``; the whole jump is then rolled back.
     /// - Complexity: O(|index − current index|) entries run.
     public func setIndex(_ index: Int) throws {
-        try perform { engine in try engine.setIndex(index) }
+        try perform(.jump) { engine in try engine.setIndex(index) }
     }
 
     /// Opens a macro: the commands pushed until the matching ``endMacro()`` become one step.
@@ -204,13 +242,20 @@ public final class DurableHistory<Receiver> {
                 activity = .macro(scope)
             } catch {
                 activity = .idle
+                // The engine may have opened the macro before the failure: close it, empty, or
+                // the next push would run its command and record it only in memory.
+                if engine.macroDepth > 0 { _ = try? engine.endMacro(discardingEmpty: true) }
                 try? rollback(scope)
                 try? storage.reload()
+                if let state = try? engine.state() { setState(state) }
+                publish(.beginMacro)
                 throw error
             }
+            publish(.beginMacro)
         case .macro:
             try engine.beginMacro(text: text)
             setState(try engine.state())
+            publish(.beginMacro)
         case .running, .runningInMacro:
             throw reentrancyError("beginMacro")
         }
@@ -230,6 +275,7 @@ public final class DurableHistory<Receiver> {
             guard engine.macroDepth == 1 else {
                 try engine.endMacro()
                 setState(try engine.state())
+                publish(.endMacro)
                 return
             }
             activity = .running
@@ -245,8 +291,10 @@ public final class DurableHistory<Receiver> {
                 try? rollback(scope)
                 try? storage.reload()
                 if let state = try? engine.state() { setState(state) }
+                publish(.endMacro)
                 throw error
             }
+            publish(.endMacro)
         }
     }
 
@@ -254,14 +302,14 @@ public final class DurableHistory<Receiver> {
     ///
     /// - Throws: A ``DatabaseError``.
     public func setClean() throws {
-        try perform { engine in try engine.setClean() }
+        try perform(.setClean) { engine in try engine.setClean() }
     }
 
     /// Forgets the clean index: no state is clean any more.
     ///
     /// - Throws: A ``DatabaseError``.
     public func resetClean() throws {
-        try perform { engine in try engine.resetClean() }
+        try perform(.resetClean) { engine in try engine.resetClean() }
     }
 
     /// Sets the maximum number of entries (0: no limit), deleting the oldest done entries beyond it.
@@ -271,7 +319,7 @@ public final class DurableHistory<Receiver> {
     /// - Throws: A ``DatabaseError``.
     /// - Complexity: O(k) for k deleted entries.
     public func setUndoLimit(_ limit: Int) throws {
-        try perform { engine in
+        try perform(.setUndoLimit) { engine in
             try engine.setUndoLimit(limit)
             engine.storage.undoLimit = engine.undoLimit
         }
@@ -285,7 +333,7 @@ public final class DurableHistory<Receiver> {
         if case .macro = activity {
             throw StoreError(.macroState, "clear() while a macro is open: end it first", path: database.path)
         }
-        try perform { engine in try engine.clear() }
+        try perform(.clear) { engine in try engine.clear() }
     }
 
     /// Rereads the history from the database.
@@ -300,13 +348,21 @@ public final class DurableHistory<Receiver> {
         }
         try storage.reload()
         setState(try engine.state())
+        publish(.reload)
     }
 
     // MARK: - Transactions
 
     /// Runs one engine operation in its own transaction (a savepoint inside an open macro or inside
     /// the caller's transaction), then refreshes the state.
-    private func perform(_ operation: (inout HistoryEngine<SQLiteHistoryStorage>) throws -> Void) throws {
+    private func perform(
+        _ change: UndoChange.Operation,
+        always: Bool = false,
+        _ operation: (inout HistoryEngine<SQLiteHistoryStorage>) throws -> Void
+    ) throws {
+        var succeeded = false
+        // After `activity` is restored (the defer below runs first): observers may use the history.
+        defer { publish(change, always: always && succeeded) }
         let macroScope: MacroScope?
         switch activity {
         case .idle: macroScope = nil
@@ -329,6 +385,7 @@ public final class DurableHistory<Receiver> {
             assert(engine.macroDepth == cachedState.macroDepth, "a history call opened or closed a macro")
             cachedState = stateWithoutTexts()
             textsAreStale = true
+            succeeded = true
         } catch {
             try? storage.reload()
             if let state = try? engine.state() { setState(state) }
@@ -356,6 +413,13 @@ public final class DurableHistory<Receiver> {
             canRedo: enabled && index < count,
             macroDepth: macroDepth
         )
+    }
+
+    /// Tells the observers, if any, what the call did: the state, texts read now, when it changed
+    /// (or `always`).
+    private func publish(_ change: UndoChange.Operation, always: Bool = false) {
+        guard let observers else { return }
+        observers.publish(change, state: stateWithTexts(), always: always)
     }
 
     /// Keeps a complete state (texts included).

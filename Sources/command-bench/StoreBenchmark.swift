@@ -9,9 +9,12 @@
 //   Baselines, same file settings (WAL, same synchronous), each insert its own transaction with a
 //   prepared statement: "raw" inserts the same payload row (the issue's baseline: the work without
 //   a history), "raw_with_record" also inserts the command's JSON into a log table (a hand-made
-//   log). "durable_reading_texts" also reads the Undo text after each push. Payloads are built
-//   before timing. Runs synchronous=FULL and NORMAL, the four interleaved in 4 rounds; prints
-//   commits_per_s and ratios.
+//   log), and "raw_history_sql" runs exactly the SQL of a durable push (the data-version check,
+//   the payload row, a history row of the store's shape with JSON encoded before timing, under a
+//   header row at the largest key): the ceiling for any history kept in its own table, SQLite's
+//   cost alone. "durable_reading_texts" also reads the Undo text after each push. Payloads are
+//   built before timing. Runs synchronous=FULL and NORMAL, the five interleaved in 4 rounds;
+//   prints commits_per_s and ratios.
 // open N: builds a history of N entries and one of 10, then times reopening each (openStore +
 //   DurableHistory init + reading the Undo/Redo texts), median of 15; prints the ratio.
 
@@ -146,58 +149,95 @@ private struct StoreWorkloads {
         for synchronous in levels {
             let level = synchronous.rawValue.lowercased()
             // Interleave the three so a burst of machine noise hits them alike.
-            var raw = Duration.zero, rawWithRecord = Duration.zero, durable = Duration.zero, durableTexts = Duration.zero
+            var raw = Duration.zero, rawWithRecord = Duration.zero, rawHistorySQL = Duration.zero
+            var durable = Duration.zero, durableTexts = Duration.zero
             let rounds = 4
             let perRound = max(1, n / rounds)
             // Built before timing: every series stores the same strings, none pays to make them.
             let titles = (0..<perRound).map(title)
             for round in 0..<rounds {
-                raw += try rawInserts(titles, withRecord: false, synchronous, round: round)
-                rawWithRecord += try rawInserts(titles, withRecord: true, synchronous, round: round)
+                raw += try rawInserts(titles, .payload, synchronous, round: round)
+                rawWithRecord += try rawInserts(titles, .payloadAndRecord, synchronous, round: round)
+                rawHistorySQL += try rawInserts(titles, .historySQL, synchronous, round: round)
                 durable += try durablePushes(titles, readingTexts: false, synchronous, round: round)
                 durableTexts += try durablePushes(titles, readingTexts: true, synchronous, round: round)
             }
             let total = perRound * rounds
             let rawRate = Double(total) / Self.seconds(raw)
             let rawWithRecordRate = Double(total) / Self.seconds(rawWithRecord)
+            let rawHistorySQLRate = Double(total) / Self.seconds(rawHistorySQL)
             let durableRate = Double(total) / Self.seconds(durable)
             let durableTextsRate = Double(total) / Self.seconds(durableTexts)
             print("suite=store workload=commits synchronous=\(level) n=\(total) payload_bytes=64 record_bytes=\(sample.count)")
             print("  raw_commits_per_s=\(Int(rawRate))")
             print("  raw_with_record_commits_per_s=\(Int(rawWithRecordRate))")
+            print("  raw_history_sql_commits_per_s=\(Int(rawHistorySQLRate))")
             print("  durable_commits_per_s=\(Int(durableRate))")
             print("  durable_reading_texts_commits_per_s=\(Int(durableTextsRate))")
             print("  ratio_durable_to_raw=\(String(format: "%.3f", durableRate / rawRate)) (target >= 0.5)")
             print("  ratio_durable_to_raw_with_record=\(String(format: "%.3f", durableRate / rawWithRecordRate))")
+            print("  ratio_raw_history_sql_to_raw=\(String(format: "%.3f", rawHistorySQLRate / rawRate)) (the ceiling)")
+            print("  ratio_durable_to_raw_history_sql=\(String(format: "%.3f", durableRate / rawHistorySQLRate))")
             print("  ratio_durable_reading_texts_to_raw=\(String(format: "%.3f", durableTextsRate / rawRate))")
         }
     }
 
-    /// N transactions, each inserting the payload row (and, `withRecord`, the command's JSON in a log).
+    /// What a raw series writes in each transaction.
+    enum RawSeries {
+        /// The payload row alone (the issue's baseline).
+        case payload
+        /// The payload row and the command's JSON (`JSONEncoder`) in a log.
+        case payloadAndRecord
+        /// The SQL of a durable push, with the history row's JSON encoded before timing.
+        case historySQL
+    }
+
+    /// N transactions, each writing what `series` says.
     private func rawInserts(
         _ titles: [String],
-        withRecord: Bool,
+        _ series: RawSeries,
         _ synchronous: Database.Configuration.Synchronous,
         round: Int
     ) throws -> Duration {
-        let db = try Database(path: path("raw-\(withRecord)-\(round).sqlite"), configuration: configuration(synchronous))
+        let db = try Database(path: path("raw-\(series)-\(round).sqlite"), configuration: configuration(synchronous))
         defer { db.close() }
         try db.execute("""
             CREATE TABLE item (id INTEGER PRIMARY KEY, title TEXT NOT NULL);
-            CREATE TABLE log (id INTEGER PRIMARY KEY, record BLOB NOT NULL)
+            CREATE TABLE log (id INTEGER PRIMARY KEY, record BLOB NOT NULL);
+            CREATE TABLE history (
+                sequence INTEGER PRIMARY KEY, kind TEXT, version INTEGER, text TEXT, action_text TEXT,
+                merge_id INTEGER, significant INTEGER, payload BLOB,
+                base INTEGER, count INTEGER, current_index INTEGER, clean_index INTEGER, undo_limit INTEGER);
+            INSERT INTO history (sequence, base, undo_limit) VALUES (9223372036854775807, 0, 0)
             """)
         let begin = try db.prepare("BEGIN IMMEDIATE")
         let commit = try db.prepare("COMMIT")
         let insert = try db.prepare("INSERT INTO item (title) VALUES (?)")
         let log = try db.prepare("INSERT INTO log (record) VALUES (?)")
+        let dataVersion = try db.prepare("PRAGMA data_version")
+        let history = try db.prepare("""
+            INSERT INTO history (kind, version, text, action_text, merge_id, significant, payload, sequence)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         let encoder = JSONEncoder()
+        // The history rows' JSON, encoded before timing (the ids the receiver will assign: 1...).
+        let records = series == .historySQL
+            ? try titles.enumerated().map { try encoder.encode(AddItem(title: $1, id: Int64($0 + 1))) }
+            : []
         let n = titles.count
         let start = clock.now
-        for payload in titles {
+        for (offset, payload) in titles.enumerated() {
             try begin.execute()
-            try insert.execute([payload])
-            if withRecord {
+            switch series {
+            case .payload:
+                try insert.execute([payload])
+            case .payloadAndRecord:
+                try insert.execute([payload])
                 try log.execute([try encoder.encode(AddItem(title: payload, id: db.lastInsertedRowID))])
+            case .historySQL:
+                _ = try dataVersion.fetchOne()
+                try insert.execute([payload])
+                try history.execute([AddItem.kind, 1, "Add Item", "Add Item", nil as Int?, 1, records[offset], offset])
             }
             try commit.execute()
         }

@@ -40,6 +40,9 @@ public struct UndoChange: Sendable, Hashable {
         public static let edit = Operation(rawValue: "edit")
         /// A stack group's active stack changed.
         public static let activate = Operation(rawValue: "activate")
+        /// The history was read again from where it is stored (CommandStore's durable history,
+        /// after another process or a rolled-back transaction changed it).
+        public static let reload = Operation(rawValue: "reload")
     }
 
     /// The operation that caused the change.

@@ -23,7 +23,7 @@ public final class UndoGroup {
 
     private var members: [Member] = []
     private weak var active: UndoStack?
-    private var observers: UndoStackObservers?
+    private var observers: HistoryObservers?
 
     /// Creates an empty group with no active stack.
     public init() {}
@@ -93,9 +93,9 @@ public final class UndoGroup {
 
     // MARK: - Observation
 
-    private var observation: UndoStackObservers {
+    private var observation: HistoryObservers {
         if let observers { return observers }
-        let created = UndoStackObservers(state: state)
+        let created = HistoryObservers(state: state)
         observers = created
         return created
     }

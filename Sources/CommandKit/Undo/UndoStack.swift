@@ -61,7 +61,7 @@ public final class UndoStack {
     @exclusivity(unchecked) var engine: HistoryEngine<MemoryHistoryStorage<UndoEntry>>
 
     /// Present once someone observes (events, model, group, controls); `nil` keeps the hot path bare.
-    @exclusivity(unchecked) var observers: UndoStackObservers?
+    @exclusivity(unchecked) var observers: HistoryObservers?
 
     /// Set while an operation runs, to refuse re-entrant calls from commands.
     @exclusivity(unchecked) var isPerforming = false
