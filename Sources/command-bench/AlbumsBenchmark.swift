@@ -41,7 +41,8 @@ enum AlbumsBenchmark {
             case "--only":
                 guard value == "tui" else { throw BenchmarkError("--only takes tui") }
                 only = value
-            default: throw BenchmarkError("unknown option \(name) (use --albums N, --repeat R, --binary PATH, --only tui)")
+            default:
+                throw BenchmarkError("unknown option \(name) (use --albums N, --repeat R, --binary PATH, --only tui)")
             }
             index += 2
         }
@@ -118,7 +119,13 @@ enum AlbumsBenchmark {
     }
 
     /// 4. The terminal UI through tmux, on the big library against a new 5-album one.
-    private static func runTerminalUI(binary: String, bigPath: String, bigCount: Int, folder: URL, repeats: Int) throws {
+    private static func runTerminalUI(
+        binary: String,
+        bigPath: String,
+        bigCount: Int,
+        folder: URL,
+        repeats: Int
+    ) throws {
         guard TerminalUIBenchmark.isAvailable else {
             print("tui_skipped=tmux is not installed")
             return

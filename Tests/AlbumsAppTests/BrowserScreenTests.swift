@@ -129,7 +129,9 @@ import Testing
     @Test func aWindowOfALargeLibraryShowsLibraryPositions() {
         // Albums 1,001 to 1,201 of 100,000 loaded; the 1,101st is current.
         let window = (1_001...1_201).map { Album(title: "Album \($0)", artist: "Artist \($0)") }
-        let state = BrowserState(albums: window, windowStart: 1_000, albumCount: 100_000, currentIndex: 1_100, toolbar: toolbar)
+        let state = BrowserState(
+            albums: window, windowStart: 1_000, albumCount: 100_000, currentIndex: 1_100, toolbar: toolbar
+        )
         #expect(state.currentAlbum?.title == "Album 1101")
         #expect(state.album(at: 999) == nil && state.album(at: 1_201) == nil)
         let text = render(state).joined(separator: "\n")

@@ -1,7 +1,8 @@
 import AlbumLibrary
-@testable import AlbumsApp
 import Foundation
 import Testing
+
+@testable import AlbumsApp
 
 /// A small seeded generator (SplitMix64), so a failing run can be replayed from its printed seed.
 private struct SplitMix64 {
@@ -29,12 +30,14 @@ private struct SplitMix64 {
 @Suite struct LibraryWindowTests {
     /// A library file with the five defaults and `count` more albums, and its folder.
     private func makeSession(extra count: Int) throws -> (LibrarySession, URL) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("library-window-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "library-window-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let session = try LibrarySession.open(path: folder.appendingPathComponent("library.sqlite").path)
         try session.library.seedDefaultsIfNeeded()
         // Straight into the library, outside the history: no undo can take them away again.
-        try session.library.append(contentsOf: (0..<count).map { Album(title: "Album \($0 + 1)", artist: "Artist \($0 % 7)") })
+        try session.library.append(
+            contentsOf: (0..<count).map { Album(title: "Album \($0 + 1)", artist: "Artist \($0 % 7)") })
         return (session, folder)
     }
 
@@ -107,7 +110,8 @@ private struct SplitMix64 {
         #expect(window.state.currentAlbum == all[700])
         #expect(window.state.windowStart == 700 - LibraryWindow.margin)
         #expect(window.state.albums == Array(all[600...800]))
-        let screen = BrowserScreen.plainText(BrowserScreen.render(window.state, width: 120, height: 30)).joined(separator: "\n")
+        let screen = BrowserScreen.plainText(BrowserScreen.render(window.state, width: 120, height: 30)).joined(
+            separator: "\n")
         #expect(screen.contains("701 of 1000"))
         #expect(screen.contains("albums · 1000 albums"))
     }

@@ -364,7 +364,9 @@ struct TerminalUITests {
         try tmux.send("r")
         try tmux.waitForScreen("the redo") { $0.contains("Redid Delete “Album 293”") && $0.contains("298 of 299") }
         try tmux.send("u")
-        try tmux.waitForScreen("the second undo") { $0.contains("Undid Delete “Album 293”") && $0.contains("┃Album 293") }
+        try tmux.waitForScreen("the second undo") {
+            $0.contains("Undid Delete “Album 293”") && $0.contains("┃Album 293")
+        }
 
         // Back to the start.
         try tmux.send("-N", "297", "h")
