@@ -56,6 +56,39 @@ public final class LibraryAPI {
         return albums
     }
 
+    /// The albums at a range of positions, in library order: a window onto a large library.
+    ///
+    /// Positions past the end are left out, so the result may be shorter than the range, or
+    /// empty. A screen that shows a few albums of a large library reads only those (plus a
+    /// margin) instead of ``albums()``.
+    ///
+    /// ```swift
+    /// let firstTen = try library.albums(at: 1..<11)
+    /// let rest = try library.albums(at: 11..<(try library.count() + 1))
+    /// ```
+    ///
+    /// - Parameter positions: 1-based positions; the lower bound must be at least 1.
+    /// - Returns: The albums found at those positions; the first is at `positions.lowerBound`.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` when `positions.lowerBound` is below 1,
+    ///   or `DatabaseError` if the library cannot be read.
+    /// - Complexity: O(*positions.lowerBound* + *positions.count*): SQLite steps through the
+    ///   `sort_key` index to the first position (index entries only) and reads only the albums returned.
+    public func albums(at positions: Range<Int>) throws -> [Album] {
+        guard positions.lowerBound >= 1 else {
+            throw try outOfRange(positions.lowerBound, limit: count())
+        }
+        var albums: [Album] = []
+        guard !positions.isEmpty else { return albums }
+        albums.reserveCapacity(min(positions.count, 4096))
+        let statement = try database.cachedStatement(
+            "SELECT \(Self.columns) FROM album ORDER BY sort_key LIMIT ? OFFSET ?"
+        )
+        try statement.forEachRow([positions.count, positions.lowerBound - 1]) { row in
+            albums.append(try Self.album(from: row))
+        }
+        return albums
+    }
+
     /// The album at a position.
     ///
     /// - Parameter position: A position from 1 to ``count()``.

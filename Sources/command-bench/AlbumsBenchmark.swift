@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandStore
 import Foundation
 
 /// The albums suite: bulk import speed, and whether one command's cost grows with the library.
@@ -13,6 +14,12 @@ import Foundation
 /// 3. `delete_undo_ratio`: the wall-clock time of `albums delete 1` + `albums undo` (two whole
 ///    processes) on the N-album library divided by the same on a new 5-album library; the
 ///    median of R runs each. Target: at most 1.5 (nothing may load or rewrite the whole library).
+/// 4. `tui_*` (when tmux is installed): the terminal UI in a tmux pane, on the N-album library
+///    and on a new 5-album one (``TerminalUIBenchmark``): launch to first screen, and `d` + `u`
+///    in the UI with the middle album current, until the screen shows the undo; medians of R
+///    runs. `tui_launch_ratio` and `tui_delete_undo_ratio` divide big by small.
+///
+/// `--only tui` runs part 4 alone (the N-album library is still imported in-process first).
 ///
 /// Prints `key=value` lines. Needs the `albums` executable built in the same configuration
 /// (it is looked up next to `command-bench`, or given with `--binary PATH`).
@@ -20,6 +27,7 @@ enum AlbumsBenchmark {
     static func run(_ arguments: [String]) throws {
         var count = 100_000
         var repeats = 5
+        var only: String?
         var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("albums").path
         var index = 0
         while index < arguments.count {
@@ -30,7 +38,11 @@ enum AlbumsBenchmark {
             case "--albums": count = try positive(value, name)
             case "--repeat": repeats = try positive(value, name)
             case "--binary": binary = value
-            default: throw BenchmarkError("unknown option \(name) (use --albums N, --repeat R, --binary PATH)")
+            case "--only":
+                guard value == "tui" else { throw BenchmarkError("--only takes tui") }
+                only = value
+            default:
+                throw BenchmarkError("unknown option \(name) (use --albums N, --repeat R, --binary PATH, --only tui)")
             }
             index += 2
         }
@@ -70,6 +82,11 @@ enum AlbumsBenchmark {
             }
         }
 
+        if only == "tui" {
+            try runTerminalUI(binary: binary, bigPath: bigPath, bigCount: count + 5, folder: folder, repeats: repeats)
+            return
+        }
+
         // 2. The same through the albums process, into another new library.
         let file = folder.appendingPathComponent("albums.json")
         try AlbumFile.encode(albums).write(to: file)
@@ -97,6 +114,45 @@ enum AlbumsBenchmark {
         print("delete_undo_ratio=\(format(ratio))")
         print("delete_undo_ratio_target=1.5")
         print("delete_undo_ratio_met=\(ratio <= 1.5)")
+
+        try runTerminalUI(binary: binary, bigPath: bigPath, bigCount: count + 5, folder: folder, repeats: repeats)
+    }
+
+    /// 4. The terminal UI through tmux, on the big library against a new 5-album one.
+    private static func runTerminalUI(
+        binary: String,
+        bigPath: String,
+        bigCount: Int,
+        folder: URL,
+        repeats: Int
+    ) throws {
+        guard TerminalUIBenchmark.isAvailable else {
+            print("tui_skipped=tmux is not installed")
+            return
+        }
+        // The middle album current: look-ups by position cost the most there.
+        do {
+            let session = try LibrarySession.open(path: bigPath)
+            try session.library.setCurrentAlbumID(try session.library.album(at: bigCount / 2).id)
+            session.database.close()
+        }
+        let smallPath = folder.appendingPathComponent("tui-small.sqlite").path
+        _ = try timeProcess(binary, ["--db", smallPath, "list"])
+        let benchmark = TerminalUIBenchmark(binary: binary, repeats: repeats)
+        let small = try benchmark.measure(path: smallPath, count: 5)
+        let big = try benchmark.measure(path: bigPath, count: bigCount)
+        print("tui_launch_small_seconds=\(format(small.launchSeconds))")
+        print("tui_launch_big_seconds=\(format(big.launchSeconds))")
+        print("tui_launch_ratio=\(format(big.launchSeconds / small.launchSeconds))")
+        print("tui_delete_undo_small_seconds=\(format(small.deleteUndoSeconds))")
+        print("tui_delete_undo_big_seconds=\(format(big.deleteUndoSeconds))")
+        print("tui_delete_undo_ratio=\(format(big.deleteUndoSeconds / small.deleteUndoSeconds))")
+        // The UI's changes went through the history and were all undone.
+        let session = try LibrarySession.open(path: bigPath)
+        defer { session.database.close() }
+        guard try session.library.count() == bigCount, session.undoText?.hasPrefix("Import") == true else {
+            throw BenchmarkError("check failed: delete + undo in the UI did not leave the library as it was")
+        }
     }
 
     private static func positive(_ text: String, _ name: String) throws -> Int {

@@ -122,6 +122,38 @@ private func titles(_ library: LibraryAPI) throws -> [String] {
             if actual != model { return }
         }
     }
+
+    @Test(arguments: [(1, 3), (2, 5), (4, 6), (1, 6), (5, 9), (6, 8), (30, 40), (3, 3)])
+    func readsAWindowOfPositions(first: Int, end: Int) throws {
+        let library = try makeLibrary()
+        let all = try library.albums()
+        let window = try library.albums(at: first..<end)
+        // The positions that exist, and only those, in library order.
+        let expected = Array(all[min(first - 1, all.count)..<min(end - 1, all.count)])
+        #expect(window == expected)
+    }
+
+    @Test func aWindowFollowsInsertsAndDeletes() throws {
+        let library = try makeLibrary()
+        try library.insert(Album(title: "Inserted", artist: "A"), at: 3)
+        try library.removeAlbum(at: 1)
+        #expect(try library.albums(at: 1..<4).map(\.title) == ["It's My Life", "Inserted", "Nothing Like The Sun"])
+        #expect(try library.albums(at: 5..<100).map(\.title) == ["American Pie"])
+        #expect(try library.albums(at: 6..<100).isEmpty)
+    }
+
+    @Test func aWindowBelowPositionOneIsRefused() throws {
+        let library = try makeLibrary()
+        for range in [0..<3, -5..<2, 0..<0] {
+            #expect(throws: LibraryError.self) { try library.albums(at: range) }
+        }
+        do {
+            _ = try library.albums(at: 0..<2)
+        } catch {
+            #expect((error as? LibraryError)?.code == .positionOutOfRange)
+        }
+        #expect(try makeLibrary(seeded: false).albums(at: 1..<10).isEmpty)
+    }
 }
 
 /// A small seeded generator, so randomized tests replay exactly.
@@ -267,4 +299,5 @@ struct SplitMix64 {
             #expect(history.current == 2)
         }
     }
+
 }

@@ -125,4 +125,32 @@ import Testing
         #expect(album.artist == "John Coltrane")
         #expect(album.year == 1957)
     }
+
+    @Test func aWindowOfALargeLibraryShowsLibraryPositions() {
+        // Albums 1,001 to 1,201 of 100,000 loaded; the 1,101st is current.
+        let window = (1_001...1_201).map { Album(title: "Album \($0)", artist: "Artist \($0)") }
+        let state = BrowserState(
+            albums: window, windowStart: 1_000, albumCount: 100_000, currentIndex: 1_100, toolbar: toolbar
+        )
+        #expect(state.currentAlbum?.title == "Album 1101")
+        #expect(state.album(at: 999) == nil && state.album(at: 1_201) == nil)
+        let text = render(state).joined(separator: "\n")
+        #expect(text.contains("albums · 100000 albums"))
+        #expect(text.contains("◀ 1101 of 100000 ▶"))
+        #expect(text.contains("┃Album 1101"))
+        #expect(text.contains("│Album 1099") && text.contains("│Album 1103"))
+        #expect(text.contains("Album   Album 1101"))
+    }
+
+    @Test func aBoxOutsideTheWindowIsDrawnEmptyAndTheCurrentIndexIsClamped() {
+        let window = (1...3).map { Album(title: "Album \($0)", artist: "Artist") }
+        // Three albums loaded of ten; the current index is past the end.
+        let state = BrowserState(albums: window, albumCount: 10, currentIndex: 42, toolbar: toolbar)
+        #expect(state.clampedIndex == 9)
+        #expect(state.currentAlbum == nil)
+        let text = render(state).joined(separator: "\n")
+        #expect(text.contains("10 of 10"))
+        #expect(!text.contains("Album 3"))
+        #expect(!text.contains("Artist  "))  // no details without the album
+    }
 }

@@ -1,3 +1,4 @@
+import AlbumLibrary
 import Foundation
 import Testing
 
@@ -307,5 +308,75 @@ struct TerminalUITests {
         let undo = try albums("undo")
         #expect(undo.output == "Undid Delete “Best of Bowie”\n", "\(undo)")
         #expect(try albums("list").output.split(separator: "\n").count == 5)
+    }
+
+    /// A library of 300 albums: the five defaults, then "Album 001" to "Album 295".
+    private func makeLargeLibrary(at path: String) throws {
+        let session = try LibrarySession.open(path: path)
+        try session.library.seedDefaultsIfNeeded()
+        let albums = (1...295).map { Album(title: String(format: "Album %03d", $0), artist: "Artist \($0)") }
+        try session.importAlbums(albums)
+        // The connection closes as the session goes, before the UI opens the file.
+    }
+
+    @Test func scrollsALargeLibraryToTheEndDeletesUndoesThereAndScrollsBack() throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        try makeLargeLibrary(at: database)
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try tmux.start(database: database)
+        let first = try tmux.waitForScreen("the first album") { $0.contains("  1 of 300 ▶") && $0.contains("[q] Quit") }
+        #expect(first.contains("albums · 300 albums"))
+        #expect(first.contains("┃Best of Bowie"))
+
+        // To the end, one key at a time: far beyond the window the UI loaded at start-up.
+        try tmux.send("-N", "299", "l")
+        let end = try tmux.waitForScreen("the last album") { $0.contains("300 of 300") }
+        #expect(end.contains("┃Album 295"))
+        #expect(end.contains("│Album 291"))  // five boxes fit in 120 columns: 296 to 300
+        #expect(end.contains("Album   Album 295"))
+        #expect(end.contains("Artist  Artist 295"))
+        // More to the left, nothing to the right.
+        let position = end.split(separator: "\n").first { $0.contains("300 of 300") } ?? ""
+        #expect(position.contains("◀ 300 of 300") && !position.contains("▶"), "\(position)")
+
+        // Delete near the end: the next album becomes current, the count drops.
+        try tmux.send("h", "h")
+        try tmux.waitForScreen("the 298th album") { $0.contains("298 of 300") && $0.contains("┃Album 293") }
+        try tmux.send("d")
+        let deleted = try tmux.waitForScreen("the deletion") { $0.contains("Undo Delete “Album 293”") }
+        #expect(deleted.contains("Deleted “Album 293” (position 298)"))
+        #expect(deleted.contains("albums · 299 albums"))
+        #expect(deleted.contains("298 of 299"))
+        #expect(deleted.contains("┃Album 294"))
+        #expect(!deleted.contains("│Album 293") && !deleted.contains("┃Album 293"))
+        #expect(try AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 299)
+
+        // Undo brings it back in place and current; redo and undo again agree.
+        try tmux.send("u")
+        let undone = try tmux.waitForScreen("the undo") { $0.contains("Undid Delete “Album 293”") }
+        #expect(undone.contains("298 of 300"))
+        #expect(undone.contains("┃Album 293"))
+        #expect(undone.contains("│Album 294"))
+        #expect(undone.contains("Redo Delete “Album 293”"))
+        try tmux.send("r")
+        try tmux.waitForScreen("the redo") { $0.contains("Redid Delete “Album 293”") && $0.contains("298 of 299") }
+        try tmux.send("u")
+        try tmux.waitForScreen("the second undo") {
+            $0.contains("Undid Delete “Album 293”") && $0.contains("┃Album 293")
+        }
+
+        // Back to the start.
+        try tmux.send("-N", "297", "h")
+        // Spaces before the position, not "◀ ", so "101 of 300" on the way does not count.
+        let start = try tmux.waitForScreen("the first album again") { $0.contains("  1 of 300 ▶") }
+        #expect(start.contains("┃Best of Bowie"))
+        #expect(start.contains("│American Pie"))
+        #expect(start.contains("albums · 300 albums"))
+        try tmux.send("q")
+        #expect(try tmux.waitUntilExit() == "0")
+        #expect(try AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 300)
     }
 }

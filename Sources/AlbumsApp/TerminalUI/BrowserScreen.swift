@@ -53,7 +53,7 @@ public enum BrowserScreen: Sendable {
     public static func render(_ state: BrowserState, width: Int, height: Int) -> [Line] {
         guard width > 0, height > 0 else { return [] }
         var lines: [Line] = []
-        let count = state.albums.count
+        let count = state.albumCount
         lines.append([Span(" albums", .bold), Span(" · \(count) album\(count == 1 ? "" : "s")")])
         lines.append([])
         lines += scroller(state, width: width)
@@ -83,30 +83,33 @@ public enum BrowserScreen: Sendable {
     // MARK: - Parts
 
     private static func scroller(_ state: BrowserState, width: Int) -> [Line] {
-        guard !state.albums.isEmpty else {
+        let count = state.albumCount
+        guard count > 0 else {
             return [[], [Span("   No albums. Press a to add one.")], [], [], []]
         }
         let fit = max(1, (width - 2) / (boxWidth + 1))
         let current = state.clampedIndex
-        let first = max(0, min(current - fit / 2, state.albums.count - fit))
-        let visible = Array(state.albums.indices.dropFirst(first).prefix(fit))
+        let first = max(0, min(current - fit / 2, count - fit))
+        let visible = first..<min(count, first + fit)
         var rows: [Line] = Array(repeating: [Span(" ")], count: 4)
         let inner = boxWidth - 2
         for index in visible {
-            let album = state.albums[index]
+            // The controller loads a margin around the current album; should a box still fall
+            // outside the window, it is drawn empty rather than guessed.
+            let album = state.album(at: index)
             let isCurrent = index == current
             let (topLeft, horizontal, topRight, vertical, bottomLeft, bottomRight) =
                 isCurrent ? ("┏", "━", "┓", "┃", "┗", "┛") : ("┌", "─", "┐", "│", "└", "┘")
             let style: Style = isCurrent ? .highlight : .normal
             let bar = String(repeating: horizontal, count: inner)
             rows[0].append(Span(topLeft + bar + topRight + " ", isCurrent ? .bold : .normal))
-            rows[1] += [Span(vertical), Span(fitted(album.title, inner), style), Span(vertical + " ")]
-            rows[2] += [Span(vertical), Span(fitted(album.artist, inner), style), Span(vertical + " ")]
+            rows[1] += [Span(vertical), Span(fitted(album?.title ?? "", inner), style), Span(vertical + " ")]
+            rows[2] += [Span(vertical), Span(fitted(album?.artist ?? "", inner), style), Span(vertical + " ")]
             rows[3].append(Span(bottomLeft + bar + bottomRight + " ", isCurrent ? .bold : .normal))
         }
         let left = first > 0 ? "◀" : " "
-        let right = visible.last.map { $0 < state.albums.count - 1 } == true ? "▶" : " "
-        rows.append([Span(" \(left) \(current + 1) of \(state.albums.count) \(right)")])
+        let right = visible.upperBound < count ? "▶" : " "
+        rows.append([Span(" \(left) \(current + 1) of \(count) \(right)")])
         return rows
     }
 

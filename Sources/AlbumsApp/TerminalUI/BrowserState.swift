@@ -28,9 +28,14 @@ public struct BrowserState: Sendable, Hashable {
         }
     }
 
-    /// The albums, in library order.
+    /// The loaded albums, in library order: the whole library, or a window onto it that
+    /// starts at ``windowStart`` and holds at least the albums around the current one.
     public var albums: [Album]
-    /// The index of the current album in ``albums`` (0-based); clamped when drawn.
+    /// The library index (0-based) of the first album in ``albums``.
+    public var windowStart: Int
+    /// The number of albums in the library (``albums`` may hold only some of them).
+    public var albumCount: Int
+    /// The library index (0-based) of the current album; clamped when drawn.
     public var currentIndex: Int
     /// The toolbar, left to right.
     public var toolbar: [ToolbarItem]
@@ -41,33 +46,57 @@ public struct BrowserState: Sendable, Hashable {
 
     /// Creates a state.
     ///
+    /// A state that holds the whole library passes just `albums`; a state that holds a window
+    /// of a larger library also passes where the window starts and how many albums there are.
+    ///
+    /// ```swift
+    /// // Albums 1,000 to 1,200 of 100,000, the current one being the 1,101st.
+    /// let state = BrowserState(albums: window, windowStart: 1_000, albumCount: 100_000,
+    ///                          currentIndex: 1_100, toolbar: items)
+    /// ```
+    ///
     /// - Parameters:
-    ///   - albums: The albums, in library order.
-    ///   - currentIndex: The current album's index.
+    ///   - albums: The albums, in library order: all of them, or a window.
+    ///   - windowStart: The library index of `albums[0]` (0 when `albums` is the whole library).
+    ///   - albumCount: The number of albums in the library; `nil` when `albums` runs to its end.
+    ///   - currentIndex: The current album's library index (0-based).
     ///   - toolbar: The toolbar items.
     ///   - form: The add form, if open.
     ///   - status: A one-line message.
     public init(
         albums: [Album],
+        windowStart: Int = 0,
+        albumCount: Int? = nil,
         currentIndex: Int,
         toolbar: [ToolbarItem],
         form: AddForm? = nil,
         status: String? = nil
     ) {
         self.albums = albums
+        self.windowStart = windowStart
+        self.albumCount = albumCount ?? windowStart + albums.count
         self.currentIndex = currentIndex
         self.toolbar = toolbar
         self.form = form
         self.status = status
     }
 
-    /// The current album, if the library is not empty.
+    /// The current album, if the library is not empty (and the window holds it).
     public var currentAlbum: Album? {
-        albums.isEmpty ? nil : albums[clampedIndex]
+        album(at: clampedIndex)
     }
 
     /// ``currentIndex`` limited to the albums there are.
     public var clampedIndex: Int {
-        albums.isEmpty ? 0 : min(max(currentIndex, 0), albums.count - 1)
+        albumCount <= 0 ? 0 : min(max(currentIndex, 0), albumCount - 1)
+    }
+
+    /// The album at a library index, if the window holds it.
+    ///
+    /// - Parameter index: A library index (0-based).
+    /// - Returns: The album, or `nil` when `index` is outside the loaded window.
+    public func album(at index: Int) -> Album? {
+        let offset = index - windowStart
+        return albums.indices.contains(offset) ? albums[offset] : nil
     }
 }

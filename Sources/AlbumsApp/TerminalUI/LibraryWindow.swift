@@ -11,7 +11,19 @@ import Foundation
 /// asks the durable history what can be undone and redone, and sets each button's title and
 /// enabled state from it ("Undo Delete “Best of Bowie”", dimmed when there is nothing to undo).
 /// Every change is committed as it happens, so killing the process loses nothing.
+///
+/// The window never loads the whole library: it keeps the albums around the current one
+/// (``margin`` on each side) and reads a new window when a scroll nears its edge or a change
+/// lands. A change, a scroll or the first screen therefore reads a few hundred albums, whether
+/// the library holds five or 100,000. What still grows with the library is SQLite stepping
+/// through index entries (counting the albums, finding the current album's position, skipping
+/// to the window's first album): about a millisecond per 50,000 albums each.
 final class LibraryWindow {
+    /// How many albums on each side of the current one are loaded. A screen shows one box per
+    /// 23 columns, so half of it (what is left after scrolling towards an edge) covers any
+    /// terminal up to about 2,000 columns wide.
+    static let margin = 100
+
     let session: LibrarySession
     let undoButton = ActionControl(title: "Undo", isEnabled: false)
     let redoButton = ActionControl(title: "Redo", isEnabled: false)
@@ -148,15 +160,22 @@ final class LibraryWindow {
     // MARK: - State
 
     private func scroll(by offset: Int) {
-        guard !state.albums.isEmpty else { return }
-        let index = min(max(state.clampedIndex + offset, 0), state.albums.count - 1)
+        guard state.albumCount > 0 else { return }
+        let index = min(max(state.clampedIndex + offset, 0), state.albumCount - 1)
         guard index != state.clampedIndex else { return }
         state.currentIndex = index
         state.status = nil
+        if !windowCovers(index) {
+            do {
+                try loadWindow(around: index)
+            } catch {
+                state.status = AlbumsApp.describe(error)
+            }
+        }
         rememberCurrent()
     }
 
-    /// Runs one change, then reloads everything the screen shows from the library.
+    /// Runs one change, then reloads what the screen shows (a window around the current album).
     private func change(currentID: UUID? = nil, _ body: () throws -> String) {
         let index = state.clampedIndex
         do {
@@ -173,15 +192,17 @@ final class LibraryWindow {
         }
     }
 
+    /// Reads the number of albums and the window around the current album: the album with
+    /// `currentID` when it is in the library, else the one at `fallbackIndex` (clamped).
     private func reload(currentID: UUID?, fallbackIndex: Int = 0) throws {
-        let albums = try session.library.albums()
-        state.albums = albums
-        if let currentID, let index = albums.firstIndex(where: { $0.id == currentID }) {
-            state.currentIndex = index
+        state.albumCount = try session.library.count()
+        if let currentID, let position = try session.library.position(of: currentID) {
+            state.currentIndex = position - 1
         } else {
             state.currentIndex = fallbackIndex
         }
         state.currentIndex = state.clampedIndex
+        try loadWindow(around: state.currentIndex)
         rememberCurrent()
         let undoText = session.undoText
         let redoText = session.redoText
@@ -189,8 +210,37 @@ final class LibraryWindow {
         undoButton.isEnabled = undoText != nil
         redoButton.title = redoText.map { "Redo \($0)" } ?? "Redo"
         redoButton.isEnabled = redoText != nil
-        deleteButton.isEnabled = !albums.isEmpty
+        deleteButton.isEnabled = state.albumCount > 0
         refreshToolbar()
+    }
+
+    /// Whether the loaded window holds the albums a screen around `index` can show.
+    private func windowCovers(_ index: Int) -> Bool {
+        let needed = max(0, index - Self.margin / 2)..<min(state.albumCount, index + Self.margin / 2 + 1)
+        let loaded = state.windowStart..<(state.windowStart + state.albums.count)
+        return loaded.lowerBound <= needed.lowerBound && needed.upperBound <= loaded.upperBound
+    }
+
+    /// Loads the albums from `margin` before `index` to `margin` after it.
+    private func loadWindow(around index: Int) throws {
+        let start = max(0, index - Self.margin)
+        let requested = (start + 1)..<(index + Self.margin + 2)
+        let albums = try session.library.albums(at: requested)
+        state.albums = albums
+        state.windowStart = start
+        // Fewer albums than asked for: the library ends inside the window (perhaps another
+        // process deleted some since the count was read), so the window says where it ends.
+        if albums.count < requested.count {
+            state.albumCount = start + albums.count
+            state.currentIndex = state.clampedIndex
+            // The library ends before the window starts: load the one around its last album.
+            if albums.isEmpty && start > 0 {
+                try loadWindow(around: state.clampedIndex)
+            }
+        } else {
+            // More than counted (another process added some): the window runs past the count.
+            state.albumCount = max(state.albumCount, start + albums.count)
+        }
     }
 
     private func refreshToolbar() {
@@ -200,6 +250,8 @@ final class LibraryWindow {
     }
 
     private func rememberCurrent() {
+        // A window that failed to load does not hold the current album: keep the one stored.
+        guard state.albumCount == 0 || state.currentAlbum != nil else { return }
         // The current album survives a restart; failing to store it is not worth interrupting for.
         try? session.library.setCurrentAlbumID(state.currentAlbum?.id)
     }
