@@ -1,5 +1,6 @@
 import Foundation
 import CommandKit
+import LaunchKit
 import Testing
 
 #if canImport(Glibc)
@@ -115,6 +116,38 @@ import Darwin
         // and a SIGTERM after the second round kills the process
         child.send(SIGTERM)
         try await child.expectKilled(by: SIGTERM)
+    }
+
+    /// In process, with SIGUSR2 (no other test uses it, and nothing sends it): the disposition changes
+    /// while a listener runs, stays changed while an overlapping one still runs, and comes back when
+    /// the last one returns.
+    @Test func overlappingListenersRestoreTheDispositionWhenTheLastOneReturns() async throws {
+        let userSignal = LaunchSignal(rawValue: SIGUSR2)
+        let before = Self.handlerWord(SIGUSR2)
+        let first = AppInvoker(commands: [LaunchCommand("first") { _ in }])
+        let second = AppInvoker(commands: [LaunchCommand("second") { _ in }])
+        let firstRun = Task { try await first.runUntilShutdown(signals: [userSignal]) }
+        // The handlers are installed before the launch starts, so a completed command means listening.
+        try await first.waitForCompletion(of: "first")
+        #expect(Self.handlerWord(SIGUSR2) != before)
+        let secondRun = Task { try await second.runUntilShutdown(signals: [userSignal]) }
+        try await second.waitForCompletion(of: "second")
+
+        await first.shutDown()
+        _ = try await firstRun.value
+        #expect(Self.handlerWord(SIGUSR2) != before, "restored while the second listener still listens")
+
+        await second.shutDown()
+        _ = try await secondRun.value
+        #expect(Self.handlerWord(SIGUSR2) == before)
+    }
+
+    /// The handler field of the signal's current `sigaction` (the first member on glibc, musl and
+    /// Darwin), as a number: `SIG_DFL` is 0, `SIG_IGN` 1, a function its address.
+    static func handlerWord(_ signal: Int32) -> UInt {
+        var action = sigaction()
+        _ = sigaction(signal, nil, &action)
+        return withUnsafeBytes(of: action) { $0.load(as: UInt.self) }
     }
 
     /// Finds the fixture binary in the build products directory, wherever the test runner lives.
