@@ -32,7 +32,12 @@ struct TearDownFailure: Error, CustomStringConvertible {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-let rounds = arguments.firstIndex(of: "--rounds").flatMap { $0 + 1 < arguments.endIndex ? Int(arguments[$0 + 1]) : nil } ?? 1
+/// The number after `--rounds`, if any.
+func roundsArgument() -> Int? {
+    guard let flag = arguments.firstIndex(of: "--rounds"), flag + 1 < arguments.endIndex else { return nil }
+    return Int(arguments[flag + 1])
+}
+let rounds = roundsArgument() ?? 1
 if arguments.contains("--ignore-interrupt") { _ = signal(SIGINT, SIG_IGN) }
 
 /// A fresh app for each round: an invoker launches once.
@@ -101,4 +106,3 @@ if arguments.contains("--linger") {
     say("still alive")
     exit(2)
 }
-
