@@ -9,7 +9,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs `launchkit-fixture` (Sources/launchkit-fixture) and shuts it down with a real signal.
+/// Runs `launchkit-fixture` (Sources/launchkit-fixture) and shuts it down with a real signal, then
+/// checks what a later signal does once LaunchKit stopped listening.
 ///
 /// Serialized: a child spawned by one case could inherit the other case's pipe and hold it open.
 @Suite(.serialized) struct SignalTests {
