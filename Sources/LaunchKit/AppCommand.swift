@@ -65,10 +65,16 @@ public protocol AppCommand: Sendable {
 }
 
 extension AppCommand {
+    /// The name of the command's type.
     public var id: LaunchID { LaunchID(Self.self) }
+    /// None: the command can start at once.
     public var dependencies: [LaunchID] { [] }
+    /// ``LaunchPhase/beforeReady``: the app is not ready until the command finishes.
     public var phase: LaunchPhase { .beforeReady }
+    /// ``LaunchIsolation/concurrent``: the command runs off the main actor.
     public var isolation: LaunchIsolation { .concurrent }
+    /// `true`: the command's failure aborts the launch.
     public var isRequired: Bool { true }
+    /// `nil`: no time limit.
     public var timeout: Duration? { nil }
 }

@@ -43,6 +43,11 @@ extension AppInvoker {
     /// returning. A signal during the launch cancels it: running commands are
     /// cancelled, unstarted ones skipped, started ones torn down.
     ///
+    /// Once it returns, each signal acts as it did before the call: its disposition (default action,
+    /// ignored, or the process's own handler) is restored, so a second SIGTERM after shutdown kills the
+    /// process. LaunchKit changes no thread's signal mask. Calls that overlap share the signals: the
+    /// disposition comes back when the last of them returns.
+    ///
     /// ```swift
     /// let invoker = AppInvoker { DatabaseCommand(); ServerCommand() }
     /// let report = try await invoker.runUntilShutdown()
@@ -57,7 +62,19 @@ extension AppInvoker {
     public func runUntilShutdown(signals: [LaunchSignal] = [.terminate, .interrupt]) async throws -> LaunchReport {
         _ = try graphResult.get()
         let listener = await SignalListener.start(signals)
-        defer { listener.stop() }
+        let outcome: Result<LaunchReport, any Error>
+        do {
+            outcome = .success(try await runUntilShutdownRequest(listening: listener))
+        } catch {
+            outcome = .failure(error)
+        }
+        // Awaited, not deferred: Dispatch must have let go of the signals before their actions return.
+        await listener.stop()
+        return try outcome.get()
+    }
+
+    /// The body of ``runUntilShutdown(signals:)`` while `listener` listens.
+    private func runUntilShutdownRequest(listening listener: SignalListener) async throws -> LaunchReport {
         let stream = listener.signals
         let watcher = Task {
             for await signal in stream {

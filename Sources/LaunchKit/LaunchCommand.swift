@@ -16,10 +16,15 @@
 /// }
 /// ```
 public struct LaunchCommand: TearDownCommand {
+    /// The command's identifier, given at creation.
     public let id: LaunchID
+    /// The commands that must succeed before this one starts (`dependsOn`).
     public let dependencies: [LaunchID]
+    /// Whether the command runs before the app is ready or after.
     public let phase: LaunchPhase
+    /// Whether the launch fails when this command fails.
     public let isRequired: Bool
+    /// The longest the command may run; `nil` for no limit.
     public let timeout: Duration?
     private let body: Body
     private let tearDownBody: Body?
@@ -114,6 +119,8 @@ public struct LaunchCommand: TearDownCommand {
         )
     }
 
+    /// ``LaunchIsolation/mainActor`` for a command made with ``onMainActor(_:dependsOn:phase:isRequired:timeout:execute:tearDown:)``,
+    /// ``LaunchIsolation/concurrent`` otherwise.
     public var isolation: LaunchIsolation {
         if case .mainActor = body { .mainActor } else { .concurrent }
     }
@@ -121,10 +128,18 @@ public struct LaunchCommand: TearDownCommand {
     /// Whether the command was given a shutdown step.
     public var hasTearDown: Bool { tearDownBody != nil }
 
+    /// Runs the `execute` closure given at creation.
+    ///
+    /// - Parameter context: The launch options and the values earlier commands stored.
+    /// - Throws: What the closure throws.
     public func execute(in context: LaunchContext) async throws {
         try await body(context)
     }
 
+    /// Runs the `tearDown` closure given at creation; does nothing if there is none.
+    ///
+    /// - Parameter context: The same context the command executed in.
+    /// - Throws: What the closure throws.
     public func tearDown(in context: LaunchContext) async throws {
         try await tearDownBody?(context)
     }

@@ -13,12 +13,15 @@
 public struct LaunchError: Error, Sendable, CustomStringConvertible {
     /// A stable, comparable error code.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's stable name, such as `"cycle"`.
         public let rawValue: String
 
+        /// Creates a code from its name.
         public init(rawValue: String) {
             self.rawValue = rawValue
         }
 
+        /// The code's name.
         public var description: String { rawValue }
 
         /// The dependencies form a cycle; ``LaunchError/commands`` lists its members in order, each
@@ -94,5 +97,6 @@ public struct LaunchError: Error, Sendable, CustomStringConvertible {
         self.report = report
     }
 
+    /// The code and the message, as in `LaunchError.cycle: …`.
     public var description: String { "LaunchError.\(code): \(message)" }
 }

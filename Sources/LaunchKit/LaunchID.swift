@@ -25,12 +25,15 @@ public struct LaunchID: Hashable, Comparable, Sendable, CustomStringConvertible,
         self.rawValue = String(describing: type)
     }
 
+    /// Creates an identifier from a string literal, as in `dependsOn: ["database"]`.
     public init(stringLiteral value: String) {
         self.rawValue = value
     }
 
+    /// The identifier's text.
     public var description: String { rawValue }
 
+    /// Orders identifiers by their text, so reports and errors list them the same way every run.
     public static func < (lhs: LaunchID, rhs: LaunchID) -> Bool {
         lhs.rawValue < rhs.rawValue
     }

@@ -24,6 +24,7 @@ public struct LaunchKey<Value>: Hashable, Sendable, CustomStringConvertible {
         self.name = name
     }
 
+    /// The key's name.
     public var description: String { name }
 
     /// The type-erased form used for storage: name plus value type.

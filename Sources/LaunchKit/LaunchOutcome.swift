@@ -22,6 +22,7 @@ public enum LaunchOutcome: Hashable, Sendable, CustomStringConvertible {
         /// The launch was cancelled (or shut down) first.
         case launchCancelled
 
+        /// The reason in words, as in `dependency 'database' did not succeed`.
         public var description: String {
             switch self {
             case .dependencyDidNotSucceed(let id): "dependency '\(id)' did not succeed"
@@ -56,6 +57,7 @@ public enum LaunchOutcome: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The outcome in words, with the error, limit or reason, as in `failed: disk full`.
     public var description: String {
         switch self {
         case .pending: "pending"

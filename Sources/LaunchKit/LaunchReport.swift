@@ -52,6 +52,7 @@ public struct LaunchReport: Hashable, Sendable {
             /// The shutdown deadline passed before it could start.
             case notRun
 
+            /// The outcome in words, with the error, as in `failed: flush failed`.
             public var description: String {
                 switch self {
                 case .succeeded: "succeeded"

@@ -25,6 +25,7 @@ public struct LaunchSignal: Hashable, Sendable, CustomStringConvertible {
     /// `SIGQUIT`: quit from the keyboard.
     public static let quit = LaunchSignal(rawValue: SIGQUIT)
 
+    /// The signal's name, such as `SIGTERM`, or `signal 10` for one without a name here.
     public var description: String {
         switch rawValue {
         case SIGTERM: "SIGTERM"

@@ -1,5 +1,6 @@
 import Foundation
 import CommandKit
+import LaunchKit
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs `launchkit-fixture` (Sources/launchkit-fixture) and shuts it down with a real signal.
+/// Runs `launchkit-fixture` (Sources/launchkit-fixture) and shuts it down with a real signal, then
+/// checks what a later signal does once LaunchKit stopped listening.
 ///
 /// Serialized: a child spawned by one case could inherit the other case's pipe and hold it open.
 @Suite(.serialized) struct SignalTests {
@@ -62,6 +64,93 @@ import Darwin
         #expect(all.last == "exit")
     }
 
+    // MARK: Signals once LaunchKit stops listening
+
+    @Test(arguments: [("SIGTERM", SIGTERM), ("SIGINT", SIGINT)])
+    func signalAfterShutdownHasItsDefaultActionAgain(name: String, signal: Int32) async throws {
+        let child = try FixtureChild(arguments: ["--linger"])
+        defer { child.stop() }
+
+        // Given the app shut down on a first signal and returned from runUntilShutdown
+        try await child.waitFor("ready and sync running") { $0.contains("ready\n") && $0.contains("run sync\n") }
+        child.send(signal)
+        try await child.waitFor("lingering after shutdown") { $0.contains("\nlingering\n") }
+        #expect(child.output.contains("shutdown by \(name)\n"))
+
+        // When the same signal comes again, then its default action kills the process
+        child.send(signal)
+        try await child.expectKilled(by: signal)
+    }
+
+    @Test func signalIgnoredBeforeListeningIsIgnoredAgainAfterShutdown() async throws {
+        // The fixture ignores SIGINT before listening for SIGTERM and SIGINT, as under `nohup`.
+        let child = try FixtureChild(arguments: ["--ignore-interrupt", "--linger"])
+        defer { child.stop() }
+        try await child.waitFor("ready and sync running") { $0.contains("ready\n") && $0.contains("run sync\n") }
+        child.send(SIGTERM)
+        try await child.waitFor("lingering after shutdown") { $0.contains("\nlingering\n") }
+
+        // SIGINT goes first: had its default action come back, the process would die of SIGINT.
+        child.send(SIGINT)
+        child.send(SIGTERM)
+        try await child.expectKilled(by: SIGTERM)
+    }
+
+    @Test func runUntilShutdownListensAgainAfterAnEarlierShutdown() async throws {
+        let child = try FixtureChild(arguments: ["--rounds", "2", "--linger"])
+        defer { child.stop() }
+
+        // Given a first round shut down by SIGTERM
+        try await child.waitFor("round 1 ready") { $0.contains("ready\n") && $0.contains("run sync\n") }
+        child.send(SIGTERM)
+        try await child.waitFor("round 2 ready") {
+            $0.occurrences(of: "\nexit\n") == 1 && $0.occurrences(of: "ready\n") == 2
+                && $0.occurrences(of: "run sync\n") == 2
+        }
+
+        // When SIGTERM comes during the second round, then that round shuts down gracefully
+        // (the default action must not be back while LaunchKit listens again)
+        child.send(SIGTERM)
+        try await child.waitFor("lingering after round 2") { $0.contains("\nlingering\n") }
+        #expect(child.output.occurrences(of: "shutdown by SIGTERM\n") == 2)
+
+        // and a SIGTERM after the second round kills the process
+        child.send(SIGTERM)
+        try await child.expectKilled(by: SIGTERM)
+    }
+
+    /// In process, with SIGUSR2 (no other test uses it, and nothing sends it): the disposition changes
+    /// while a listener runs, stays changed while an overlapping one still runs, and comes back when
+    /// the last one returns.
+    @Test func overlappingListenersRestoreTheDispositionWhenTheLastOneReturns() async throws {
+        let userSignal = LaunchSignal(rawValue: SIGUSR2)
+        let before = Self.handlerWord(SIGUSR2)
+        let first = AppInvoker(commands: [LaunchCommand("first") { _ in }])
+        let second = AppInvoker(commands: [LaunchCommand("second") { _ in }])
+        let firstRun = Task { try await first.runUntilShutdown(signals: [userSignal]) }
+        // The handlers are installed before the launch starts, so a completed command means listening.
+        try await first.waitForCompletion(of: "first")
+        #expect(Self.handlerWord(SIGUSR2) != before)
+        let secondRun = Task { try await second.runUntilShutdown(signals: [userSignal]) }
+        try await second.waitForCompletion(of: "second")
+
+        await first.shutDown()
+        _ = try await firstRun.value
+        #expect(Self.handlerWord(SIGUSR2) != before, "restored while the second listener still listens")
+
+        await second.shutDown()
+        _ = try await secondRun.value
+        #expect(Self.handlerWord(SIGUSR2) == before)
+    }
+
+    /// The handler field of the signal's current `sigaction` (the first member on glibc, musl and
+    /// Darwin), as a number: `SIG_DFL` is 0, `SIG_IGN` 1, a function its address.
+    static func handlerWord(_ signal: Int32) -> UInt {
+        var action = sigaction()
+        _ = sigaction(signal, nil, &action)
+        return withUnsafeBytes(of: action) { $0.load(as: UInt.self) }
+    }
+
     /// Finds the fixture binary in the build products directory, wherever the test runner lives.
     static func fixtureURL() -> URL? {
         let name = "launchkit-fixture"
@@ -84,5 +173,81 @@ import Darwin
             }
         }
         return nil
+    }
+}
+
+/// A running `launchkit-fixture` whose output is collected as it comes; killed (SIGKILL) by ``stop()``.
+final class FixtureChild: Sendable {
+    private let process: Process
+    private let pipe: Pipe
+    private let received = LockedState("")
+
+    init(arguments: [String]) throws {
+        let fixture = try #require(SignalTests.fixtureURL(), "launchkit-fixture not found next to the test bundle")
+        process = Process()
+        process.executableURL = fixture
+        process.arguments = arguments
+        pipe = Pipe()
+        process.standardOutput = pipe
+        let received = received
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            received.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+    }
+
+    /// Everything the child printed so far.
+    var output: String { received.withLock { $0 } }
+
+    func send(_ signal: Int32) {
+        _ = kill(process.processIdentifier, signal)
+    }
+
+    /// Waits (at most 10 s) until the output satisfies `condition`; throws with the output otherwise.
+    func waitFor(_ what: String, _ condition: @Sendable (String) -> Bool) async throws {
+        for _ in 0..<1_000 {
+            if condition(output) { return }
+            if !process.isRunning, condition(output) == false {
+                try await Task.sleep(for: .milliseconds(50))  // let the last output arrive
+                if condition(output) { return }
+                throw FixtureFailure(description: "exited before \(what); output:\n\(output)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        throw FixtureFailure(description: "timed out waiting for \(what); output:\n\(output)")
+    }
+
+    /// Expects the child to die of `signal` within 5 s.
+    func expectKilled(by signal: Int32, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        for _ in 0..<500 where process.isRunning {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        guard !process.isRunning else {
+            Issue.record("still running 5 s after signal \(signal); output:\n\(output)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(process.terminationReason == .uncaughtSignal, "output:\n\(output)", sourceLocation: sourceLocation)
+        #expect(process.terminationStatus == signal, "output:\n\(output)", sourceLocation: sourceLocation)
+    }
+
+    /// Kills the child if it still runs and stops reading its output.
+    func stop() {
+        if process.isRunning {
+            _ = kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        pipe.fileHandleForReading.readabilityHandler = nil
+    }
+}
+
+struct FixtureFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+extension String {
+    /// How many times `needle` occurs, without overlaps.
+    func occurrences(of needle: String) -> Int {
+        components(separatedBy: needle).count - 1
     }
 }
