@@ -3,9 +3,10 @@ import Foundation
 
 /// The shared engine's `HistoryStorage` on SQLite: one row per entry, one header row.
 ///
-/// Rows are keyed by a sequence number; position `p` is sequence `base + p`. The header row, in the
-/// same table, has the largest possible sequence number, so it lives on the page the newest entries
-/// go to: a push dirties one history page instead of two. Trimming the oldest
+/// Rows are keyed by a sequence number; position `p` is sequence `base + p` (from 0). The header
+/// row, in the same table, has the smallest possible sequence number: out of the way of the
+/// newest entries, so a push appends its row at the end of the b-tree, SQLite's fast path (and,
+/// at the top, writes nothing else). Trimming the oldest
 /// entries deletes their rows and advances `base`, so survivors are never renumbered. `count`,
 /// `index`, the clean index and the undo limit live in the header row and in memory; the header is
 /// written at most once per operation (``flushHeader()``), inside the operation's transaction, and
@@ -106,7 +107,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
         selectHeader = try StoreSchema.prepareHeaderQuery(database)
         selectDataVersion = try database.prepare("PRAGMA data_version")
         selectNewestSequence = try database.prepare(
-            "SELECT sequence FROM commandstore_history_entry WHERE sequence < \(StoreSchema.headerSequence) ORDER BY sequence DESC LIMIT 1"
+            "SELECT sequence FROM commandstore_history_entry WHERE sequence > \(StoreSchema.headerSequence) ORDER BY sequence DESC LIMIT 1"
         )
         updateHeader = try database.prepare(
             """
@@ -131,16 +132,18 @@ final class SQLiteHistoryStorage: HistoryStorage {
             """
         )
         deleteFrom = try database.prepare(
-            "DELETE FROM commandstore_history_entry WHERE sequence >= ? AND sequence < \(StoreSchema.headerSequence)"
+            "DELETE FROM commandstore_history_entry WHERE sequence >= ? AND sequence > \(StoreSchema.headerSequence)"
         )
-        deleteBefore = try database.prepare("DELETE FROM commandstore_history_entry WHERE sequence < ?")
+        deleteBefore = try database.prepare(
+            "DELETE FROM commandstore_history_entry WHERE sequence < ? AND sequence > \(StoreSchema.headerSequence)"
+        )
         deleteOne = try database.prepare("DELETE FROM commandstore_history_entry WHERE sequence = ?")
         // Two passes through negative numbers: shifting in place could collide on the primary key.
         shiftDownStart = try database.prepare(
-            "UPDATE commandstore_history_entry SET sequence = -sequence WHERE sequence > ? AND sequence < \(StoreSchema.headerSequence)"
+            "UPDATE commandstore_history_entry SET sequence = -sequence WHERE sequence > ? AND sequence > \(StoreSchema.headerSequence)"
         )
         shiftDownFinish = try database.prepare(
-            "UPDATE commandstore_history_entry SET sequence = -sequence - 1 WHERE sequence < 0"
+            "UPDATE commandstore_history_entry SET sequence = -sequence - 1 WHERE sequence < 0 AND sequence > \(StoreSchema.headerSequence)"
         )
         try reload()
     }

@@ -10,9 +10,8 @@
 //   prepared statement: "raw" inserts the same payload row (the issue's baseline: the work without
 //   a history), "raw_with_record" also inserts the command's JSON into a log table (a hand-made
 //   log), and "raw_history_sql" runs exactly the SQL of a durable push (the data-version check,
-//   the payload row, a history row of the store's shape with JSON encoded before timing, under a
-//   header row at the largest key): the ceiling for any history kept in its own table, SQLite's
-//   cost alone. "durable_reading_texts" also reads the Undo text after each push. Payloads are
+//   the payload row, a history row of the store's shape with JSON encoded before timing, and the
+//   header row at the smallest key): the ceiling for this history format, SQLite's cost alone. "durable_reading_texts" also reads the Undo text after each push. Payloads are
 //   built before timing. Runs synchronous=FULL and NORMAL, the five interleaved in 4 rounds;
 //   prints commits_per_s and ratios.
 // open N: builds a history of N entries and one of 10, then times reopening each (openStore +
@@ -208,7 +207,7 @@ private struct StoreWorkloads {
                 sequence INTEGER PRIMARY KEY, kind TEXT, version INTEGER, text TEXT, action_text TEXT,
                 merge_id INTEGER, significant INTEGER, payload BLOB,
                 base INTEGER, count INTEGER, current_index INTEGER, clean_index INTEGER, undo_limit INTEGER);
-            INSERT INTO history (sequence, base, undo_limit) VALUES (9223372036854775807, 0, 0)
+            INSERT INTO history (sequence, base, undo_limit) VALUES (-9223372036854775807 - 1, 0, 0)
             """)
         let begin = try db.prepare("BEGIN IMMEDIATE")
         let commit = try db.prepare("COMMIT")

@@ -26,7 +26,7 @@ enum StoredCommandsFuzzer {
     // MARK: Rows
 
     private static let table = "commandstore_history_entry"
-    private static let headerSequence = Int64.max
+    private static let headerSequence = Int64.min
 
     private static func writeRows(from input: inout FuzzInput, into database: Database) {
         let base = integer(from: &input)
