@@ -39,6 +39,19 @@ final class Connection {
         return handle
     }
 
+    /// The main database's data version: it changes with every commit to the file, this
+    /// connection's own included (unlike `PRAGMA data_version`), and costs no statement.
+    ///
+    /// Another connection's commit is counted when this one next starts a transaction.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/c_fcntl_begin_atomic_write.html#sqlitefcntldataversion>
+    func dataVersion() throws -> UInt32 {
+        let handle = try openHandle(sql: nil)
+        var version: UInt32 = 0
+        try check(sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version), sql: nil)
+        return version
+    }
+
     /// The error SQLite reports for `code`, with its current message.
     func error(_ code: Int32, sql: String?) -> DatabaseError {
         var message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))

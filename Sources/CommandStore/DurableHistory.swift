@@ -284,6 +284,7 @@ public final class DurableHistory<Receiver> {
                 try storage.flushHeader()
                 let state = try engine.state()
                 try commit(scope)
+                if case .transaction = scope { storage.noteCommitted() }
                 setState(state)
                 activity = .idle
             } catch {
@@ -382,6 +383,7 @@ public final class DurableHistory<Receiver> {
                 try storage.flushHeader()
                 return .commit
             }
+            if macroScope == nil { storage.noteCommitted() }
             assert(engine.macroDepth == cachedState.macroDepth, "a history call opened or closed a macro")
             cachedState = stateWithoutTexts()
             textsAreStale = true

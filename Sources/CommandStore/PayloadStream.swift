@@ -359,6 +359,28 @@ struct PayloadStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
         try stream.write(value, codingPath: codingPath + [key])
     }
 
+    // Optional fields of the common types, without the standard library's generic default (which
+    // costs more than the write): absent values are skipped, as `JSONEncoder` does.
+    mutating func encodeIfPresent(_ value: String?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
+    mutating func encodeIfPresent(_ value: Int?, forKey key: Key) throws {
+        if let value { try integer(value, key) }
+    }
+
+    mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) throws {
+        if let value { try integer(value, key) }
+    }
+
+    mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
+    mutating func encodeIfPresent(_ value: Double?, forKey key: Key) throws {
+        if let value { try encode(value, forKey: key) }
+    }
+
     mutating func nestedContainer<NestedKey: CodingKey>(
         keyedBy keyType: NestedKey.Type,
         forKey key: Key

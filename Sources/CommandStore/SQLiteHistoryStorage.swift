@@ -39,6 +39,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
     @exclusivity(unchecked) private var headerIsDirty = false
     /// The header row's values as last read or written, to skip rewriting them unchanged.
     @exclusivity(unchecked) private var storedHeader: Header?
+    /// Reused for each entry row written (see ``rowValues(_:sequence:)``).
+    @exclusivity(unchecked) private var rowBuffer: [DatabaseValue] = []
 
     /// The header row's columns (count and index are `nil` at the top).
     private struct Header: Equatable {
@@ -82,10 +84,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
     private let decoder = JSONDecoder()
 
     private let selectHeader: Statement
-    /// `PRAGMA data_version`: changes when another connection (another process) commits.
-    private let selectDataVersion: Statement
-    /// The data version the header was read at.
-    @exclusivity(unchecked) private var dataVersion: Int64?
+    /// The file's data version when the header was last read, or after our last commit.
+    @exclusivity(unchecked) private var dataVersion: UInt32?
     private let selectNewestSequence: Statement
     private let updateHeader: Statement
     private let selectEntry: Statement
@@ -105,7 +105,6 @@ final class SQLiteHistoryStorage: HistoryStorage {
         // produce different bytes for an equal value, which costs a needless UPDATE, never a wrong one.
         self.encoder = PayloadEncoder()
         selectHeader = try StoreSchema.prepareHeaderQuery(database)
-        selectDataVersion = try database.prepare("PRAGMA data_version")
         selectNewestSequence = try database.prepare(
             "SELECT sequence FROM commandstore_history_entry WHERE sequence > \(StoreSchema.headerSequence) ORDER BY sequence DESC LIMIT 1"
         )
@@ -148,23 +147,35 @@ final class SQLiteHistoryStorage: HistoryStorage {
         try reload()
     }
 
-    /// Rereads the header and forgets decoded entries when another connection has committed since
-    /// they were read. Call at the start of each operation's write transaction: another process
-    /// may have pushed, undone or trimmed in between, and positions computed from a stale header
-    /// would collide with its rows.
+    /// Rereads the header and forgets decoded entries when the file changed since they were read
+    /// or written. Call at the start of each operation's write transaction: another process may
+    /// have pushed, undone or trimmed in between, and positions computed from a stale header would
+    /// collide with its rows.
     ///
-    /// - Complexity: O(1): one pragma; the header is reread only after another connection's commit.
+    /// The file's data version counts every commit, this connection's too: ``noteCommitted()``
+    /// records the version each of our own commits leaves, so only a change made elsewhere (or
+    /// by the application outside the history) rereads. Any change missed in between errs on the
+    /// safe side: a reread.
+    ///
+    /// - Complexity: O(1): no statement; the header is reread only after a change made elsewhere.
     func reloadIfChangedElsewhere() throws {
-        let current = try selectDataVersion.fetchInteger()
+        let current = try database.connection.dataVersion()
         guard current != dataVersion else { return }
         try reload()
+    }
+
+    /// Records the data version our own commit left (call right after it, before any other
+    /// transaction: a transaction is when another connection's commits are counted).
+    func noteCommitted() {
+        dataVersion = try? database.connection.dataVersion()
     }
 
     /// Rereads the header and forgets decoded entries (after a rollback, or at open).
     func reload() throws {
         forgetCachedEntries { _ in true }
         headerIsDirty = false
-        dataVersion = try selectDataVersion.fetchInteger()
+        // Read before the header: a change counted by the reads below then shows next time.
+        dataVersion = try database.connection.dataVersion()
         guard let row = try selectHeader.fetchOne() else {
             throw StoreError(
                 .corruptDatabase,
@@ -289,7 +300,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
             kind: try row.decode(String?.self, at: 0),
             version: try row.decode(Int.self, at: 1),
             text: try row.decode(String.self, at: 2),
-            actionText: try row.decode(String.self, at: 3),
+            // NULL: the same as the text (format 3 writes it so; earlier rows spell it out).
+            actionText: try row.decode(String?.self, at: 3) ?? row.decode(String.self, at: 2),
             mergeID: try row.decode(Int?.self, at: 4),
             isSignificant: try row.decode(Bool.self, at: 5),
             payload: try row.decode(Data.self, at: 6)
@@ -300,19 +312,20 @@ final class SQLiteHistoryStorage: HistoryStorage {
         return (entry, stored)
     }
 
-    /// The row's values, in the column order of `insertEntry` and `updateEntry`, then the sequence.
-    /// Typed values, not `[any DatabaseValueConvertible]`: boxing each one cost a tenth of a push.
-    private static func values(_ stored: StoredEntry, sequence: Int64) -> [DatabaseValue] {
-        [
-            stored.kind.map { .text($0) } ?? .null,
-            .integer(Int64(stored.version)),
-            .text(stored.text),
-            .text(stored.actionText),
-            stored.mergeID.map { .integer(Int64($0)) } ?? .null,
-            .integer(stored.isSignificant ? 1 : 0),
-            .blob(stored.payload),
-            .integer(sequence),
-        ]
+    /// The row's values, in the column order of `insertEntry` and `updateEntry`, then the sequence,
+    /// in `rowValues` (one array kept for every write). Typed values, not
+    /// `[any DatabaseValueConvertible]`: boxing each one cost a tenth of a push.
+    private func rowValues(_ stored: StoredEntry, sequence: Int64) -> [DatabaseValue] {
+        rowBuffer.removeAll(keepingCapacity: true)
+        rowBuffer.append(stored.kind.map { .text($0) } ?? .null)
+        rowBuffer.append(.integer(Int64(stored.version)))
+        rowBuffer.append(.text(stored.text))
+        rowBuffer.append(stored.actionText == stored.text ? .null : .text(stored.actionText))
+        rowBuffer.append(stored.mergeID.map { .integer(Int64($0)) } ?? .null)
+        rowBuffer.append(.integer(stored.isSignificant ? 1 : 0))
+        rowBuffer.append(.blob(stored.payload))
+        rowBuffer.append(.integer(sequence))
+        return rowBuffer
     }
 
     // MARK: HistoryStorage
@@ -324,7 +337,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
     func append(_ entry: Entry) throws {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: count)
-        try insertEntry.execute(values: Self.values(stored, sequence: sequence))
+        try insertEntry.execute(values: rowValues(stored, sequence: sequence))
         count += 1
         headerIsDirty = true
         remember(entry, stored, at: sequence)
@@ -338,7 +351,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: position)
         if stored != previous {
-            try updateEntry.execute(values: Self.values(stored, sequence: sequence))
+            try updateEntry.execute(values: rowValues(stored, sequence: sequence))
         }
         remember(entry, stored, at: sequence)
     }

@@ -44,7 +44,8 @@ enum StoreSchema {
                 WHERE sequence = 9223372036854775807 AND current_index = count;
             """),
         // Programs reading version 2 look for the header at the largest key: they refuse a version 3
-        // file as newer rather than miss its header.
+        // file as newer rather than miss its header. Version 3 also writes a NULL `action_text`
+        // when it equals `text` (older rows keep theirs).
         Migration(version: 3, name: "header row at the smallest key", sql: """
             UPDATE commandstore_history_entry SET sequence = -9223372036854775807 - 1
                 WHERE sequence = 9223372036854775807;

@@ -9,9 +9,9 @@
 //   Baselines, same file settings (WAL, same synchronous), each insert its own transaction with a
 //   prepared statement: "raw" inserts the same payload row (the issue's baseline: the work without
 //   a history), "raw_with_record" also inserts the command's JSON into a log table (a hand-made
-//   log), and "raw_history_sql" runs exactly the SQL of a durable push (the data-version check,
-//   the payload row, a history row of the store's shape with JSON encoded before timing, and the
-//   header row at the smallest key): the ceiling for this history format, SQLite's cost alone. "durable_reading_texts" also reads the Undo text after each push. Payloads are
+//   log), and "raw_history_sql" runs exactly the SQL of a durable push (the payload row and a
+//   history row of the store's shape, its JSON encoded before timing, beside a header row at the
+//   smallest key): the ceiling for this history format, SQLite's cost alone. "durable_reading_texts" also reads the Undo text after each push. Payloads are
 //   built before timing. Runs synchronous=FULL and NORMAL, the five interleaved in 4 rounds;
 //   prints commits_per_s and ratios.
 // open N: builds a history of N entries and one of 10, then times reopening each (openStore +
@@ -213,7 +213,6 @@ private struct StoreWorkloads {
         let commit = try db.prepare("COMMIT")
         let insert = try db.prepare("INSERT INTO item (title) VALUES (?)")
         let log = try db.prepare("INSERT INTO log (record) VALUES (?)")
-        let dataVersion = try db.prepare("PRAGMA data_version")
         let history = try db.prepare("""
             INSERT INTO history (kind, version, text, action_text, merge_id, significant, payload, sequence)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -234,9 +233,9 @@ private struct StoreWorkloads {
                 try insert.execute([payload])
                 try log.execute([try encoder.encode(AddItem(title: payload, id: db.lastInsertedRowID))])
             case .historySQL:
-                _ = try dataVersion.fetchOne()
                 try insert.execute([payload])
-                try history.execute([AddItem.kind, 1, "Add Item", "Add Item", nil as Int?, 1, records[offset], offset])
+                // The action text equals the text: stored as NULL, as the store does.
+                try history.execute([AddItem.kind, 1, "Add Item", nil as String?, nil as Int?, 1, records[offset], offset])
             }
             try commit.execute()
         }
