@@ -13,7 +13,9 @@ struct DurableEntry: HistoryEntry {
     enum Content {
         case command(any BoundCommand)
         case macro(text: String, children: [DurableEntry])
-        case stored(StoredEntry, Decoding)
+        // Boxed: copying an entry (the engine and the storage do, several times a push) then moves
+        // a pointer, not a stored row's worth of fields.
+        indirect case stored(StoredEntry, Decoding)
     }
 
     var content: Content
