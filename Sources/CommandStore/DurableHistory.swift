@@ -361,15 +361,16 @@ public final class DurableHistory<Receiver> {
         always: Bool = false,
         _ operation: (inout HistoryEngine<SQLiteHistoryStorage>) throws -> Void
     ) throws {
-        var succeeded = false
-        // After `activity` is restored (the defer below runs first): observers may use the history.
-        defer { publish(change, always: always && succeeded) }
         let macroScope: MacroScope?
         switch activity {
         case .idle: macroScope = nil
         case .macro(let scope): macroScope = scope
+        // Refused before anything is published: the call that is running publishes when it ends.
         case .running, .runningInMacro: throw reentrancyError("a history call")
         }
+        var succeeded = false
+        // Runs after `activity` is restored (the defer below runs first): observers may use the history.
+        defer { publish(change, always: always && succeeded) }
         activity = macroScope.map { .runningInMacro($0) } ?? .running
         defer { activity = macroScope.map { .macro($0) } ?? .idle }
         do {

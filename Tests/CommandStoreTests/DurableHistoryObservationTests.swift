@@ -71,6 +71,26 @@ import Testing
         #expect(await drain(try #require(stream)).map(\.operation) == [.undo])
     }
 
+    @Test func aReentrantCallIsRefusedAndTheRunningCallPublishesOnce() async throws {
+        var stream: AsyncStream<UndoChange>?
+        var refusal: (any Error)?
+        do {
+            let (db, list, history) = try open()
+            stream = history.changes
+            list.hook = {
+                do { try history.push(Append(value: 9)) } catch { refusal = error }
+            }
+            try history.push(Hooked())
+            list.hook = nil
+            #expect(try list.values().isEmpty && history.count == 1)
+            db.close()
+        }
+        #expect((refusal as? StoreError)?.code == .macroState)
+        let events = await drain(try #require(stream))
+        #expect(events.map(\.operation) == [.push])
+        #expect(events.first?.new.undoText == "Hooked")
+    }
+
     @Test func theModelFollowsEveryCall() throws {
         let (db, _, history) = try open()
         defer { db.close() }
