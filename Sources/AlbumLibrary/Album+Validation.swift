@@ -64,7 +64,8 @@ extension Album {
         guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || isWhitespace($0) }),
             let url = URL(string: trimmed), let scheme = url.scheme, !scheme.isEmpty
         else {
-            throw LibraryError(.invalidValue, "cover \"\(text)\" is not an absolute URL (like https://example.com/cover.jpg)")
+            throw LibraryError(
+                .invalidValue, "cover \"\(text)\" is not an absolute URL (like https://example.com/cover.jpg)")
         }
         return url
     }

@@ -127,9 +127,15 @@ extension AlbumFile {
         let artist = try string("artist", required: true) ?? ""
         let genre = try string("genre", required: false) ?? ""
         var album = Album(
-            title: try checked("title") { () throws(LibraryError) in try Album.validatedText(title, field: "title", required: true) },
-            artist: try checked("artist") { () throws(LibraryError) in try Album.validatedText(artist, field: "artist", required: true) },
-            genre: try checked("genre") { () throws(LibraryError) in try Album.validatedText(genre, field: "genre", required: false) }
+            title: try checked("title") { () throws(LibraryError) in
+                try Album.validatedText(title, field: "title", required: true)
+            },
+            artist: try checked("artist") { () throws(LibraryError) in
+                try Album.validatedText(artist, field: "artist", required: true)
+            },
+            genre: try checked("genre") { () throws(LibraryError) in
+                try Album.validatedText(genre, field: "genre", required: false)
+            }
         )
         switch object["year"] {
         case nil, is NSNull:

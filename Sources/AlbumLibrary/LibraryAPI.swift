@@ -108,7 +108,8 @@ public final class LibraryAPI {
         guard let key = try database.fetchOne("SELECT sort_key FROM album WHERE id = ?", [id.uuidString]) else {
             return nil
         }
-        let before = try database.fetchOne("SELECT count(*) FROM album WHERE sort_key < ?", [try key.decode(Int64.self, at: 0)])
+        let before = try database.fetchOne(
+            "SELECT count(*) FROM album WHERE sort_key < ?", [try key.decode(Int64.self, at: 0)])
         return (try before?.decode(Int.self, at: 0) ?? 0) + 1
     }
 
@@ -208,7 +209,10 @@ public final class LibraryAPI {
         let found = try located(at: position)
         try database.execute(
             "UPDATE album SET id = ?, title = ?, artist = ?, genre = ?, year = ?, cover = ? WHERE rowid = ?",
-            [album.id.uuidString, album.title, album.artist, album.genre, album.year, album.coverURL?.absoluteString, found.rowID]
+            [
+                album.id.uuidString, album.title, album.artist, album.genre, album.year, album.coverURL?.absoluteString,
+                found.rowID,
+            ]
         )
         return found.album
     }
@@ -273,7 +277,8 @@ public final class LibraryAPI {
 
     /// Moves a staged batch to the end of the library, in order, and empties the batch.
     func unstageImport(_ batch: UUID, expectedCount: Int) throws {
-        let staged = try database.fetchOne("SELECT count(*) FROM import_batch WHERE batch = ?", [batch.uuidString])?
+        let staged =
+            try database.fetchOne("SELECT count(*) FROM import_batch WHERE batch = ?", [batch.uuidString])?
             .decode(Int.self, at: 0) ?? 0
         guard staged == expectedCount else {
             throw LibraryError(.storage, "cannot import: \(staged) of \(expectedCount) albums are staged")
@@ -385,7 +390,9 @@ public final class LibraryAPI {
         else {
             throw try outOfRange(position, limit: count())
         }
-        return Located(album: try Self.album(from: row), sortKey: try row.decode(Int64.self, at: 6), rowID: try row.decode(Int64.self, at: 7))
+        return Located(
+            album: try Self.album(from: row), sortKey: try row.decode(Int64.self, at: 6),
+            rowID: try row.decode(Int64.self, at: 7))
     }
 
     func outOfRange(_ position: Int, limit: Int) -> LibraryError {
@@ -429,7 +436,8 @@ public final class LibraryAPI {
             try row.decode(Int64.self, at: 0)
         }
         for (offset, rowID) in keys.enumerated() {
-            try database.execute("UPDATE album SET sort_key = ? WHERE rowid = ?", [Int64(offset + 1) * Self.keyGap, rowID])
+            try database.execute(
+                "UPDATE album SET sort_key = ? WHERE rowid = ?", [Int64(offset + 1) * Self.keyGap, rowID])
         }
     }
 
@@ -439,7 +447,10 @@ public final class LibraryAPI {
         }
         try database.execute(
             "INSERT INTO album (id, sort_key, title, artist, genre, year, cover) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [album.id.uuidString, sortKey, album.title, album.artist, album.genre, album.year, album.coverURL?.absoluteString]
+            [
+                album.id.uuidString, sortKey, album.title, album.artist, album.genre, album.year,
+                album.coverURL?.absoluteString,
+            ]
         )
     }
 

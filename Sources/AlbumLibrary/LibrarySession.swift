@@ -121,7 +121,8 @@ public final class LibrarySession {
         do {
             try database.inTransaction {
                 command.batch = try library.stageImport(albums, progress: progress)
-                try history.push(ImportAlbumsCommand(batch: command.batch, count: albums.count, firstTitle: command.firstTitle))
+                try history.push(
+                    ImportAlbumsCommand(batch: command.batch, count: albums.count, firstTitle: command.firstTitle))
                 // The push consumed the new batch; any other is an undone import the push dropped.
                 try library.discardStagedImports()
                 return .commit
@@ -150,7 +151,9 @@ public final class LibrarySession {
     }
 }
 
-@available(*, unavailable, message: "A LibrarySession uses one Database connection, which belongs to one isolation domain.")
+@available(
+    *, unavailable, message: "A LibrarySession uses one Database connection, which belongs to one isolation domain."
+)
 extension LibrarySession: Sendable {}
 
 extension LibrarySession {

@@ -1,6 +1,6 @@
-public import Foundation
 import AlbumLibrary
 import CommandStore
+public import Foundation
 import LaunchKit
 
 /// The `albums` program: parses the command line, opens the library, runs one command.

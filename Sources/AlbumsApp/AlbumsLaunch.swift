@@ -36,7 +36,9 @@ enum AlbumsLaunch {
     /// - Returns: The session, the current album and the report.
     /// - Throws: ``Failure`` with what the first failing command threw (a ``LibraryError`` for a
     ///   bad file) and the report.
-    static func run(path: String, interactive: Bool, options: LaunchOptions) async throws(Failure) -> (State, LaunchReport) {
+    static func run(
+        path: String, interactive: Bool, options: LaunchOptions
+    ) async throws(Failure) -> (State, LaunchReport) {
         let state = State()
         var commands: [any AppCommand] = [
             LaunchCommand.onMainActor("open-library") { _ in

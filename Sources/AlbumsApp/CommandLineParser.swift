@@ -200,7 +200,8 @@ public enum CommandLineParser: Sendable {
             changes.year = fields.year
             changes.coverURL = fields.cover
             guard !changes.isEmpty else {
-                throw UsageError("edit needs at least one of --title, --artist, --genre, --year, --cover", command: name)
+                throw UsageError(
+                    "edit needs at least one of --title, --artist, --genre, --year, --cover", command: name)
             }
             command = .edit(position: position, changes: changes)
         default:

@@ -16,7 +16,9 @@ struct CommandRunner {
             let rows = albums.enumerated().map { (position: $0.offset + 1, album: $0.element) }
             let current = try library.currentAlbumID()
             console.write(
-                options.json ? AlbumFormatter.listJSON(rows, currentID: current) : AlbumFormatter.listText(rows, currentID: current)
+                options.json
+                    ? AlbumFormatter.listJSON(rows, currentID: current)
+                    : AlbumFormatter.listText(rows, currentID: current)
             )
         case .show(let position):
             let row = (position: position, album: try library.album(at: position))
@@ -88,7 +90,8 @@ struct CommandRunner {
         guard !albums.isEmpty else {
             throw LibraryError(.malformedFile, "\(name): no albums to import (the array is empty)")
         }
-        let bar = console.errorIsTerminal && albums.count >= ProgressBar.threshold
+        let bar =
+            console.errorIsTerminal && albums.count >= ProgressBar.threshold
             ? ProgressBar(total: albums.count, console: console) : nil
         let command: ImportAlbumsCommand
         do {

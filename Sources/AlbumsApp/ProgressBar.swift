@@ -35,6 +35,7 @@ final class ProgressBar {
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let percent = String(Int(fraction * 100))
-        return "Importing [\(bar)] \(String(repeating: " ", count: 3 - percent.count))\(percent)% \(min(done, total))/\(total)"
+        return
+            "Importing [\(bar)] \(String(repeating: " ", count: 3 - percent.count))\(percent)% \(min(done, total))/\(total)"
     }
 }

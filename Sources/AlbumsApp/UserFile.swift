@@ -84,7 +84,8 @@ enum UserFile {
         let folder = parent.isEmpty ? "." : parent
         guard stat(folder, &status) == 0 else {
             let code = errno
-            throw Refusal(reason: code == ENOENT || code == ENOTDIR ? "\(folder) does not exist" : Refusal(errno: code).reason)
+            throw Refusal(
+                reason: code == ENOENT || code == ENOTDIR ? "\(folder) does not exist" : Refusal(errno: code).reason)
         }
         guard status.st_mode & S_IFMT == S_IFDIR else {
             throw Refusal(reason: "\(folder) is not a directory")

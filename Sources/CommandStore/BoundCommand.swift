@@ -76,7 +76,8 @@ final class ReceiverBoundCommand<Command: PersistentCommand>: BoundCommand {
         do {
             return try encoder.encode(command)
         } catch {
-            throw StoreError(.invalidCommandData, "command kind \(Command.kind) (\"\(command.text)\") does not encode: \(error)")
+            throw StoreError(
+                .invalidCommandData, "command kind \(Command.kind) (\"\(command.text)\") does not encode: \(error)")
         }
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 /// Decodes stored commands into commands bound to the history's receiver: a ``CommandRegistry``
 /// and a receiver, behind a type that does not name the receiver's type (see ``BoundCommand``).
 struct BoundCommandDecoder {
-    private let decodeCommand: (_ kind: String, _ version: Int, _ payload: Data, _ context: () -> String) throws -> any BoundCommand
+    private let decodeCommand:
+        (_ kind: String, _ version: Int, _ payload: Data, _ context: () -> String) throws -> any BoundCommand
 
     init<Receiver>(registry: CommandRegistry<Receiver>, receiver: Receiver) {
         decodeCommand = { kind, version, payload, context in
@@ -15,7 +16,9 @@ struct BoundCommandDecoder {
     ///
     /// - Parameter context: Where the command is stored, for messages.
     /// - Throws: ``StoreError`` for an unknown kind, a newer version, or data that does not decode.
-    func decode(kind: String, version: Int, payload: Data, context: @autoclosure () -> String) throws -> any BoundCommand {
+    func decode(
+        kind: String, version: Int, payload: Data, context: @autoclosure () -> String
+    ) throws -> any BoundCommand {
         try decodeCommand(kind, version, payload, context)
     }
 }

@@ -52,7 +52,9 @@ public struct CommandRegistry<Receiver>: Sendable {
     }
 
     /// Decodes a stored command bound to `receiver`, or throws a ``StoreError`` saying why it cannot be.
-    func decode(kind: String, version: Int, payload: Data, receiver: Receiver, context: @autoclosure () -> String) throws
+    func decode(
+        kind: String, version: Int, payload: Data, receiver: Receiver, context: @autoclosure () -> String
+    ) throws
         -> any BoundCommand
     {
         guard let registration = registrations[kind] else {

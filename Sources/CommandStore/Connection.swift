@@ -1,4 +1,5 @@
 internal import CSQLite
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -54,11 +55,13 @@ final class Connection {
 
     /// The error SQLite reports for `code`, with its current message.
     func error(_ code: Int32, sql: String?) -> DatabaseError {
-        var message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
+        var message =
+            handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
         let resultCode = DatabaseError.ResultCode(rawValue: code)
         // SQLite's "database is locked" names neither the file nor the cause; a user needs both.
         if resultCode.primaryResultCode == .busy, let path {
-            message = "\(path) is locked by another connection (another process is writing to it); "
+            message =
+                "\(path) is locked by another connection (another process is writing to it); "
                 + "gave up after the busy timeout: \(message)"
         }
         // "disk I/O error" hides the cause (a full disk, a file-size limit, a read-only file): add

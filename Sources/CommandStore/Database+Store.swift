@@ -1,4 +1,5 @@
 internal import CSQLite
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -133,7 +134,8 @@ extension Database {
         var seen: Set<String> = []
         for (offset, schema) in schemas.enumerated() {
             if offset > 0, schema.identifier == StoreSchema.schema.identifier {
-                throw StoreError(.invalidSchema, "schema identifier \(schema.identifier) is reserved for the store's own tables")
+                throw StoreError(
+                    .invalidSchema, "schema identifier \(schema.identifier) is reserved for the store's own tables")
             }
             guard seen.insert(schema.identifier).inserted else {
                 throw StoreError(.invalidSchema, "schema \(schema.identifier) is given twice")
@@ -155,7 +157,9 @@ extension Database {
     ///   - path: The file, for the message.
     /// - Returns: A ``StoreError`` with code ``StoreError/Code/foreignDatabase`` naming the file and
     ///   both sets of schemas, or `nil`.
-    private static func foreignApplicationError(_ recorded: [String: Int], schemas: [Schema], path: String) -> StoreError? {
+    private static func foreignApplicationError(
+        _ recorded: [String: Int], schemas: [Schema], path: String
+    ) -> StoreError? {
         let own = StoreSchema.schema.identifier
         let held = recorded.keys.filter { $0 != own }.sorted()
         let requested = schemas.map(\.identifier).filter { $0 != own }
@@ -196,7 +200,9 @@ extension Database {
             throw FileSystem.systemError("cannot open \(path)", path: path)
         }
         guard size > 0 else {
-            throw StoreError(.notADatabase, "\(path) is empty: it is not a CommandStore database; the file was not changed", path: path)
+            throw StoreError(
+                .notADatabase, "\(path) is empty: it is not a CommandStore database; the file was not changed",
+                path: path)
         }
         var looks = 0
         while true {
@@ -238,7 +244,8 @@ extension Database {
             try db.fetchOne("PRAGMA application_id")?.decode(Int.self, at: 0) ?? 0
         }
         guard applicationID == Int(StoreSchema.applicationID), hasVersionTable else {
-            let reason = applicationID == Int(StoreSchema.applicationID)
+            let reason =
+                applicationID == Int(StoreSchema.applicationID)
                 ? "it has CommandStore's application ID but no \(StoreSchema.versionTable) table"
                 : "its application ID is \(applicationID), not CommandStore's \(StoreSchema.applicationID)"
             throw StoreError(

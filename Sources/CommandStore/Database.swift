@@ -1,4 +1,5 @@
 internal import CSQLite
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -113,7 +114,8 @@ public final class Database {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
-            let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            let message =
+                handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
                 ?? String(cString: sqlite3_errstr(code))
             sqlite3_close_v2(handle)
             throw DatabaseError(
@@ -238,7 +240,9 @@ public final class Database {
                 guard let statement else { continue }  // whitespace or a comment
                 var step = sqlite3_step(statement)
                 while step == SQLITE_ROW { step = sqlite3_step(statement) }
-                guard step == SQLITE_DONE else { return connection.error(step, sql: Self.text(from: current, to: tail)) }
+                guard step == SQLITE_DONE else {
+                    return connection.error(step, sql: Self.text(from: current, to: tail))
+                }
             }
             return nil
         }

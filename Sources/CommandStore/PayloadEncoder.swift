@@ -85,7 +85,8 @@ enum PayloadNode {
     static func nonFinite(_ value: Any, _ codingPath: [any CodingKey]) -> EncodingError {
         EncodingError.invalidValue(
             value,
-            EncodingError.Context(codingPath: codingPath, debugDescription: "Unable to encode \(value) directly in JSON.")
+            EncodingError.Context(
+                codingPath: codingPath, debugDescription: "Unable to encode \(value) directly in JSON.")
         )
     }
 }
@@ -106,7 +107,8 @@ final class PayloadObject {
         if members.isEmpty { members.reserveCapacity(4) }
         members.append((key, value))
         if positions == nil, members.count == 16 {
-            positions = Dictionary(members.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { _, last in last })
+            positions = Dictionary(
+                members.enumerated().map { ($0.element.key, $0.offset) }, uniquingKeysWith: { _, last in last })
         }
     }
 
@@ -187,15 +189,31 @@ struct PayloadKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encode(_ value: Float, forKey key: Key) throws {
         object.set(try .float(value, codingPath: codingPath + [key]), for: key.stringValue)
     }
-    mutating func encode(_ value: Int, forKey key: Key) throws { object.set(.integer(Int64(value)), for: key.stringValue) }
-    mutating func encode(_ value: Int8, forKey key: Key) throws { object.set(.integer(Int64(value)), for: key.stringValue) }
-    mutating func encode(_ value: Int16, forKey key: Key) throws { object.set(.integer(Int64(value)), for: key.stringValue) }
-    mutating func encode(_ value: Int32, forKey key: Key) throws { object.set(.integer(Int64(value)), for: key.stringValue) }
+    mutating func encode(_ value: Int, forKey key: Key) throws {
+        object.set(.integer(Int64(value)), for: key.stringValue)
+    }
+    mutating func encode(_ value: Int8, forKey key: Key) throws {
+        object.set(.integer(Int64(value)), for: key.stringValue)
+    }
+    mutating func encode(_ value: Int16, forKey key: Key) throws {
+        object.set(.integer(Int64(value)), for: key.stringValue)
+    }
+    mutating func encode(_ value: Int32, forKey key: Key) throws {
+        object.set(.integer(Int64(value)), for: key.stringValue)
+    }
     mutating func encode(_ value: Int64, forKey key: Key) throws { object.set(.integer(value), for: key.stringValue) }
-    mutating func encode(_ value: UInt, forKey key: Key) throws { object.set(.unsigned(UInt64(value)), for: key.stringValue) }
-    mutating func encode(_ value: UInt8, forKey key: Key) throws { object.set(.unsigned(UInt64(value)), for: key.stringValue) }
-    mutating func encode(_ value: UInt16, forKey key: Key) throws { object.set(.unsigned(UInt64(value)), for: key.stringValue) }
-    mutating func encode(_ value: UInt32, forKey key: Key) throws { object.set(.unsigned(UInt64(value)), for: key.stringValue) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws {
+        object.set(.unsigned(UInt64(value)), for: key.stringValue)
+    }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws {
+        object.set(.unsigned(UInt64(value)), for: key.stringValue)
+    }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws {
+        object.set(.unsigned(UInt64(value)), for: key.stringValue)
+    }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws {
+        object.set(.unsigned(UInt64(value)), for: key.stringValue)
+    }
     mutating func encode(_ value: UInt64, forKey key: Key) throws { object.set(.unsigned(value), for: key.stringValue) }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -243,8 +261,12 @@ struct PayloadUnkeyedContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { array.elements.append(.null) }
     mutating func encode(_ value: Bool) throws { array.elements.append(.bool(value)) }
     mutating func encode(_ value: String) throws { array.elements.append(.string(value)) }
-    mutating func encode(_ value: Double) throws { array.elements.append(try .double(value, codingPath: codingPath + [nextKey])) }
-    mutating func encode(_ value: Float) throws { array.elements.append(try .float(value, codingPath: codingPath + [nextKey])) }
+    mutating func encode(_ value: Double) throws {
+        array.elements.append(try .double(value, codingPath: codingPath + [nextKey]))
+    }
+    mutating func encode(_ value: Float) throws {
+        array.elements.append(try .float(value, codingPath: codingPath + [nextKey]))
+    }
     mutating func encode(_ value: Int) throws { array.elements.append(.integer(Int64(value))) }
     mutating func encode(_ value: Int8) throws { array.elements.append(.integer(Int64(value))) }
     mutating func encode(_ value: Int16) throws { array.elements.append(.integer(Int64(value))) }
@@ -260,7 +282,9 @@ struct PayloadUnkeyedContainer: UnkeyedEncodingContainer {
         array.elements.append(try PayloadNode.make(value, codingPath: codingPath + [nextKey]))
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         let path = codingPath + [nextKey]
         let nested = PayloadObject()
         array.elements.append(.object(nested))
@@ -372,7 +396,9 @@ struct PayloadJSONWriter {
             case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case ..<0x20:
                 let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                bytes.append(contentsOf: [
+                    UInt8(ascii: "\\"), UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+                ])
             default: bytes.append(byte)
             }
         }

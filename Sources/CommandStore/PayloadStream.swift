@@ -244,7 +244,8 @@ final class PayloadStreamEncoder: Encoder, SingleValueEncodingContainer {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         let valid = (try? stream.beginObject(frame)) != nil
-        return KeyedEncodingContainer(PayloadStreamKeyedContainer<Key>(stream: stream, frame: valid ? frame : 0, codingPath: codingPath))
+        return KeyedEncodingContainer(
+            PayloadStreamKeyedContainer<Key>(stream: stream, frame: valid ? frame : 0, codingPath: codingPath))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -386,7 +387,8 @@ struct PayloadStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
         let nested = (try? member(key)) != nil ? stream.openObject() : 0
-        return KeyedEncodingContainer(PayloadStreamKeyedContainer<NestedKey>(stream: stream, frame: nested, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(
+            PayloadStreamKeyedContainer<NestedKey>(stream: stream, frame: nested, codingPath: codingPath + [key]))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -404,7 +406,8 @@ struct PayloadStreamKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtoc
 
     private func superEncoder<K: CodingKey>(named key: K) -> any Encoder {
         let valid = (try? member(key)) != nil
-        return PayloadStreamEncoder(stream: stream, frame: valid ? stream.openEncoder() : 0, codingPath: codingPath + [key])
+        return PayloadStreamEncoder(
+            stream: stream, frame: valid ? stream.openEncoder() : 0, codingPath: codingPath + [key])
     }
 }
 
@@ -468,23 +471,28 @@ struct PayloadStreamUnkeyedContainer: UnkeyedEncodingContainer {
         try stream.write(value, codingPath: codingPath + [key])
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type
+    ) -> KeyedEncodingContainer<NestedKey> {
         let key = try? element()
         let nested = key != nil ? stream.openObject() : 0
         return KeyedEncodingContainer(
-            PayloadStreamKeyedContainer<NestedKey>(stream: stream, frame: nested, codingPath: codingPath + [key ?? PayloadKey(intValue: 0)])
+            PayloadStreamKeyedContainer<NestedKey>(
+                stream: stream, frame: nested, codingPath: codingPath + [key ?? PayloadKey(intValue: 0)])
         )
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let key = try? element()
         let nested = key != nil ? stream.openArray() : 0
-        return PayloadStreamUnkeyedContainer(stream: stream, frame: nested, codingPath: codingPath + [key ?? PayloadKey(intValue: 0)])
+        return PayloadStreamUnkeyedContainer(
+            stream: stream, frame: nested, codingPath: codingPath + [key ?? PayloadKey(intValue: 0)])
     }
 
     mutating func superEncoder() -> any Encoder {
         let key = try? element()
         let nested = key != nil ? stream.openEncoder() : 0
-        return PayloadStreamEncoder(stream: stream, frame: nested, codingPath: codingPath + [key ?? PayloadKey(intValue: 0)])
+        return PayloadStreamEncoder(
+            stream: stream, frame: nested, codingPath: codingPath + [key ?? PayloadKey(intValue: 0)])
     }
 }

@@ -56,16 +56,20 @@ public struct Row: Sendable, Hashable {
     /// - Returns: The converted value.
     /// - Throws: ``DatabaseError`` with code `range` for a bad index, `mismatch` when the stored value
     ///   does not convert (NULL into a non-optional, text into a number).
-    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, at index: Int) throws
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self, at index: Int
+    ) throws
         -> Value
     {
         guard values.indices.contains(index) else {
-            throw DatabaseError(resultCode: .range, message: "no column at index \(index) (the row has \(count))", sql: sql)
+            throw DatabaseError(
+                resultCode: .range, message: "no column at index \(index) (the row has \(count))", sql: sql)
         }
         guard let value = Value(databaseValue: values[index]) else {
             throw DatabaseError(
                 resultCode: .mismatch,
-                message: "column \(index) (\(columnNames[index])) holds \(values[index]), which does not convert to \(Value.self)",
+                message:
+                    "column \(index) (\(columnNames[index])) holds \(values[index]), which does not convert to \(Value.self)",
                 sql: sql
             )
         }
@@ -80,7 +84,9 @@ public struct Row: Sendable, Hashable {
     /// - Returns: The converted value.
     /// - Throws: ``DatabaseError`` with code `range` for an unknown column, `mismatch` when the value
     ///   does not convert.
-    public func decode<Value: DatabaseValueConvertible>(_ type: Value.Type = Value.self, column: String) throws
+    public func decode<Value: DatabaseValueConvertible>(
+        _ type: Value.Type = Value.self, column: String
+    ) throws
         -> Value
     {
         guard let index = index(ofColumn: column) else {

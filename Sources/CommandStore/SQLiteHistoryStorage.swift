@@ -187,20 +187,21 @@ final class SQLiteHistoryStorage: HistoryStorage {
         if row[2].isNull {
             // At the top: the count is the number of entry rows, base ... newest sequence.
             let newest = try selectNewestSequence.fetchOne()?.decode(Int64.self, at: 0)
-            count = try newest.map { newest in
-                // Wrapping-checked: `base` comes from the file, and a damaged one may hold any value.
-                let distance = newest.subtractingReportingOverflow(base)
-                guard newest >= base, !distance.overflow, distance.partialValue < Int64.max,
-                    let count = Int(exactly: distance.partialValue + 1)
-                else {
-                    throw StoreError(
-                        .corruptDatabase,
-                        "\(database.path) has durable history entries before its base (\(newest) < \(base))",
-                        path: database.path
-                    )
-                }
-                return count
-            } ?? 0
+            count =
+                try newest.map { newest in
+                    // Wrapping-checked: `base` comes from the file, and a damaged one may hold any value.
+                    let distance = newest.subtractingReportingOverflow(base)
+                    guard newest >= base, !distance.overflow, distance.partialValue < Int64.max,
+                        let count = Int(exactly: distance.partialValue + 1)
+                    else {
+                        throw StoreError(
+                            .corruptDatabase,
+                            "\(database.path) has durable history entries before its base (\(newest) < \(base))",
+                            path: database.path
+                        )
+                    }
+                    return count
+                } ?? 0
             index = count
         } else {
             count = try row.decode(Int.self, at: 1)

@@ -48,7 +48,8 @@ public final class Statement {
             throw connection.error(code, sql: sql)
         }
         guard let handle else {
-            throw DatabaseError(resultCode: .misuse, message: "the SQL holds no statement", sql: sql, path: connection.path)
+            throw DatabaseError(
+                resultCode: .misuse, message: "the SQL holds no statement", sql: sql, path: connection.path)
         }
         if !remainder.trimmingWhitespace().isEmpty {
             sqlite3_finalize(handle)
@@ -81,7 +82,8 @@ public final class Statement {
     private func liveHandle() throws -> OpaquePointer {
         _ = try connection.openHandle(sql: sql)
         guard let handle else {
-            throw DatabaseError(resultCode: .misuse, message: "the statement is finalized", sql: sql, path: connection.path)
+            throw DatabaseError(
+                resultCode: .misuse, message: "the statement is finalized", sql: sql, path: connection.path)
         }
         return handle
     }

@@ -16,41 +16,49 @@ enum StoreSchema {
     static let versionTable = "commandstore_schema"
 
     /// The store's own schema: the durable history's tables.
-    static let schema = Schema(identifier: "commandstore", migrations: [
-        Migration(version: 1, name: "durable history", sql: """
-            CREATE TABLE commandstore_history_entry (
-                sequence INTEGER PRIMARY KEY,
-                kind TEXT,
-                version INTEGER,
-                text TEXT,
-                action_text TEXT,
-                merge_id INTEGER,
-                significant INTEGER,
-                payload BLOB,
-                base INTEGER,
-                count INTEGER,
-                current_index INTEGER,
-                clean_index INTEGER,
-                undo_limit INTEGER
-            );
-            INSERT INTO commandstore_history_entry (sequence, base, count, current_index, clean_index, undo_limit)
-                VALUES (9223372036854775807, 0, 0, 0, 0, 0);
-            """),
-        // A header at the top (index == count) stores NULL for both: the count is read from the
-        // entry rows, so a push no longer rewrites the header. Programs reading version 1 would take
-        // the NULLs for damage, hence a new version (which they refuse cleanly).
-        Migration(version: 2, name: "count and index implied at the top", sql: """
-            UPDATE commandstore_history_entry SET count = NULL, current_index = NULL
-                WHERE sequence = 9223372036854775807 AND current_index = count;
-            """),
-        // Programs reading version 2 look for the header at the largest key: they refuse a version 3
-        // file as newer rather than miss its header. Version 3 also writes a NULL `action_text`
-        // when it equals `text` (older rows keep theirs).
-        Migration(version: 3, name: "header row at the smallest key", sql: """
-            UPDATE commandstore_history_entry SET sequence = -9223372036854775807 - 1
-                WHERE sequence = 9223372036854775807;
-            """),
-    ])
+    static let schema = Schema(
+        identifier: "commandstore",
+        migrations: [
+            Migration(
+                version: 1, name: "durable history",
+                sql: """
+                    CREATE TABLE commandstore_history_entry (
+                        sequence INTEGER PRIMARY KEY,
+                        kind TEXT,
+                        version INTEGER,
+                        text TEXT,
+                        action_text TEXT,
+                        merge_id INTEGER,
+                        significant INTEGER,
+                        payload BLOB,
+                        base INTEGER,
+                        count INTEGER,
+                        current_index INTEGER,
+                        clean_index INTEGER,
+                        undo_limit INTEGER
+                    );
+                    INSERT INTO commandstore_history_entry (sequence, base, count, current_index, clean_index, undo_limit)
+                        VALUES (9223372036854775807, 0, 0, 0, 0, 0);
+                    """),
+            // A header at the top (index == count) stores NULL for both: the count is read from the
+            // entry rows, so a push no longer rewrites the header. Programs reading version 1 would take
+            // the NULLs for damage, hence a new version (which they refuse cleanly).
+            Migration(
+                version: 2, name: "count and index implied at the top",
+                sql: """
+                    UPDATE commandstore_history_entry SET count = NULL, current_index = NULL
+                        WHERE sequence = 9223372036854775807 AND current_index = count;
+                    """),
+            // Programs reading version 2 look for the header at the largest key: they refuse a version 3
+            // file as newer rather than miss its header. Version 3 also writes a NULL `action_text`
+            // when it equals `text` (older rows keep theirs).
+            Migration(
+                version: 3, name: "header row at the smallest key",
+                sql: """
+                    UPDATE commandstore_history_entry SET sequence = -9223372036854775807 - 1
+                        WHERE sequence = 9223372036854775807;
+                    """),
+        ])
 
     /// Writes the identity of a new store: application ID and the version table.
     static func bootstrap(_ db: Database) throws {
@@ -71,7 +79,8 @@ enum StoreSchema {
     static func migrate(_ db: Database, schemas: [Schema]) throws {
         // Up to date (every open but the first after an upgrade): no write transaction at all.
         let known = try versions(db)
-        if schemas.allSatisfy({ known[$0.identifier] == $0.version || ($0.version == 0 && known[$0.identifier] == nil) }) {
+        if schemas.allSatisfy({ known[$0.identifier] == $0.version || ($0.version == 0 && known[$0.identifier] == nil) }
+        ) {
             return
         }
         try db.inTransaction {

@@ -23,7 +23,9 @@ struct StoredEntry: Codable, Equatable {
     /// The stored version of the macro format.
     static let macroVersion = 1
 
-    init(kind: String?, version: Int, text: String, actionText: String, mergeID: Int?, isSignificant: Bool, payload: Data) {
+    init(
+        kind: String?, version: Int, text: String, actionText: String, mergeID: Int?, isSignificant: Bool, payload: Data
+    ) {
         self.kind = kind
         self.version = version
         self.text = text
@@ -74,14 +76,16 @@ struct StoredEntry: Codable, Equatable {
             do {
                 children = try decoder.decode([StoredEntry].self, from: payload)
             } catch {
-                throw StoreError(.invalidCommandData, "\(context) (\"\(text)\") is a macro whose children do not decode: \(error)")
+                throw StoreError(
+                    .invalidCommandData, "\(context) (\"\(text)\") is a macro whose children do not decode: \(error)")
             }
             let decoded = try children.enumerated().map { offset, child in
                 try child.decode(with: commands, decoder: decoder, context: "\(context), child \(offset)")
             }
             return .macro(text: text, children: decoded)
         }
-        let command = try commands.decode(kind: kind, version: version, payload: payload, context: "\(context) (\"\(text)\")")
+        let command = try commands.decode(
+            kind: kind, version: version, payload: payload, context: "\(context) (\"\(text)\")")
         return DurableEntry(content: .command(command))
     }
 }

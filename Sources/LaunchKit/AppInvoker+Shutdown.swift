@@ -169,9 +169,10 @@ extension AppInvoker {
         _ steps: [TearDownStep], context: LaunchContext, clock: LaunchClock, deadline: Duration
     ) async -> [LaunchReport.TearDownEntry] {
         guard !steps.isEmpty else { return [] }
-        let progress = TearDownProgress(steps.map {
-            LaunchReport.TearDownEntry(id: $0.id, isolation: $0.isolation, outcome: .notRun)
-        })
+        let progress = TearDownProgress(
+            steps.map {
+                LaunchReport.TearDownEntry(id: $0.id, isolation: $0.isolation, outcome: .notRun)
+            })
         let outcome = await Race.run(until: clock.now() + deadline, clock: clock, whenDeadlinePasses: progress.freeze) {
             for (position, step) in steps.enumerated() {
                 guard progress.begin(position, at: clock.now()) else { return }

@@ -253,7 +253,9 @@ public actor AppInvoker {
                 failedCommand: id, skippedCommands: skipped, underlyingError: failureError, report: report)
         }
         throw LaunchError(
-            .cancelled, "the launch was cancelled" + (skipped.isEmpty ? "" : "; skipped: " + skipped.map { "'\($0)'" }.joined(separator: ", ")),
+            .cancelled,
+            "the launch was cancelled"
+                + (skipped.isEmpty ? "" : "; skipped: " + skipped.map { "'\($0)'" }.joined(separator: ", ")),
             skippedCommands: skipped, report: report)
     }
 

@@ -139,7 +139,8 @@ struct LaunchGraph: Sendable {
             let cycle = Self.cycle(nodes: nodes, remaining: remaining)
             let ids = cycle.map { nodes[$0].id }
             let path = (ids + [ids[0]]).map { "'\($0)'" }.joined(separator: " → ")
-            throw LaunchError(.cycle, "the dependencies form a cycle: \(path) (each depends on the next)", commands: ids)
+            throw LaunchError(
+                .cycle, "the dependencies form a cycle: \(path) (each depends on the next)", commands: ids)
         }
 
         self.nodes = nodes

@@ -28,7 +28,8 @@ extension LaunchReport {
                 return free + 2
             }
             trackEnds.append(end)
-            events.append(TraceEvent(metadata: "thread_name", tid: trackEnds.count + 1, name: "lane \(trackEnds.count)"))
+            events.append(
+                TraceEvent(metadata: "thread_name", tid: trackEnds.count + 1, name: "lane \(trackEnds.count)"))
             return trackEnds.count + 1
         }
         let ran = entries.filter { $0.startedAt != nil && $0.endedAt != nil }.sorted { $0.startedAt! < $1.startedAt! }

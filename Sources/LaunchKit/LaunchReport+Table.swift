@@ -14,7 +14,9 @@ extension LaunchReport {
     ///
     /// - Returns: The table, lines separated by `\n`, without a trailing newline.
     public func table() -> String {
-        let header = ["command", "phase", "isolation", "outcome", "ready ms", "start ms", "queue ms", "run ms", "end ms"]
+        let header = [
+            "command", "phase", "isolation", "outcome", "ready ms", "start ms", "queue ms", "run ms", "end ms",
+        ]
         let rightAligned: Set<Int> = [4, 5, 6, 7, 8]
         var rows: [[String]] = []
         let ordered = entries.enumerated().sorted { lhs, rhs in

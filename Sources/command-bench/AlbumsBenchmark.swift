@@ -28,7 +28,9 @@ enum AlbumsBenchmark {
         var count = 100_000
         var repeats = 5
         var only: String?
-        var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("albums").path
+        var binary = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+            "albums"
+        ).path
         var index = 0
         while index < arguments.count {
             let name = arguments[index]
@@ -47,7 +49,8 @@ enum AlbumsBenchmark {
             index += 2
         }
         guard FileManager.default.isExecutableFile(atPath: binary) else {
-            throw BenchmarkError("no albums executable at \(binary): build it first (swift build -c release --product albums)")
+            throw BenchmarkError(
+                "no albums executable at \(binary): build it first (swift build -c release --product albums)")
         }
 
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("albums-bench-\(UUID().uuidString)")
@@ -203,7 +206,8 @@ enum AlbumsBenchmark {
 
     private static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return sorted.count % 2 == 1
+            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     private static func format(_ value: Double) -> String {

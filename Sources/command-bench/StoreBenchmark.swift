@@ -48,7 +48,8 @@ enum StoreBenchmark {
         var index = 0
         while index < arguments.count {
             guard index + 1 < arguments.count, let n = Int(arguments[index + 1]), n > 0 else {
-                throw BenchmarkError("usage: command-bench store [commits N] [open N] [--dir PATH] [--sync full|normal]")
+                throw BenchmarkError(
+                    "usage: command-bench store [commits N] [open N] [--dir PATH] [--sync full|normal]")
             }
             workloads.append((arguments[index], n))
             index += 2
@@ -66,9 +67,11 @@ enum StoreBenchmark {
 
 /// The receiver: a table of items (a stand-in for the album library).
 private final class Items {
-    static let schema = Schema(identifier: "bench", migrations: [
-        Migration(version: 1, name: "items", sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, title TEXT NOT NULL)"),
-    ])
+    static let schema = Schema(
+        identifier: "bench",
+        migrations: [
+            Migration(version: 1, name: "items", sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
+        ])
 
     let database: Database
     /// Prepared on first use and kept, as the raw baseline's insert is: both pay SQLite's work, not
@@ -167,7 +170,9 @@ private struct StoreWorkloads {
             let rawHistorySQLRate = Double(total) / Self.seconds(rawHistorySQL)
             let durableRate = Double(total) / Self.seconds(durable)
             let durableTextsRate = Double(total) / Self.seconds(durableTexts)
-            print("suite=store workload=commits synchronous=\(level) n=\(total) payload_bytes=64 record_bytes=\(sample.count)")
+            print(
+                "suite=store workload=commits synchronous=\(level) n=\(total) payload_bytes=64 record_bytes=\(sample.count)"
+            )
             print("  raw_commits_per_s=\(Int(rawRate))")
             print("  raw_with_record_commits_per_s=\(Int(rawWithRecordRate))")
             print("  raw_history_sql_commits_per_s=\(Int(rawHistorySQLRate))")
@@ -200,7 +205,8 @@ private struct StoreWorkloads {
     ) throws -> Duration {
         let db = try Database(path: path("raw-\(series)-\(round).sqlite"), configuration: configuration(synchronous))
         defer { db.close() }
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE item (id INTEGER PRIMARY KEY, title TEXT NOT NULL);
             CREATE TABLE log (id INTEGER PRIMARY KEY, record BLOB NOT NULL);
             CREATE TABLE history (
@@ -213,13 +219,15 @@ private struct StoreWorkloads {
         let commit = try db.prepare("COMMIT")
         let insert = try db.prepare("INSERT INTO item (title) VALUES (?)")
         let log = try db.prepare("INSERT INTO log (record) VALUES (?)")
-        let history = try db.prepare("""
+        let history = try db.prepare(
+            """
             INSERT INTO history (kind, version, text, action_text, merge_id, significant, payload, sequence)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             """)
         let encoder = JSONEncoder()
         // The history rows' JSON, encoded before timing (the ids the receiver will assign: 1...).
-        let records = series == .historySQL
+        let records =
+            series == .historySQL
             ? try titles.enumerated().map { try encoder.encode(AddItem(title: $1, id: Int64($0 + 1))) }
             : []
         let n = titles.count
@@ -235,7 +243,9 @@ private struct StoreWorkloads {
             case .historySQL:
                 try insert.execute([payload])
                 // The action text equals the text: stored as NULL, as the store does.
-                try history.execute([AddItem.kind, 1, "Add Item", nil as String?, nil as Int?, 1, records[offset], offset])
+                try history.execute([
+                    AddItem.kind, 1, "Add Item", nil as String?, nil as Int?, 1, records[offset], offset,
+                ])
             }
             try commit.execute()
         }
@@ -298,10 +308,14 @@ private struct StoreWorkloads {
         let largeMedian = largeTimes.sorted()[largeTimes.count / 2]
         let smallMedian = smallTimes.sorted()[smallTimes.count / 2]
         let size = (try FileManager.default.attributesOfItem(atPath: large)[.size] as? Int) ?? 0
-        print("suite=store workload=open n=\(n) file_bytes=\(size) build_s=\(String(format: "%.1f", Self.seconds(buildTime)))")
+        print(
+            "suite=store workload=open n=\(n) file_bytes=\(size) build_s=\(String(format: "%.1f", Self.seconds(buildTime)))"
+        )
         print("  open_\(n)_us=\(String(format: "%.1f", Self.seconds(largeMedian) * 1e6))")
         print("  open_10_us=\(String(format: "%.1f", Self.seconds(smallMedian) * 1e6))")
-        print("  ratio_open_\(n)_to_10=\(String(format: "%.3f", Self.seconds(largeMedian) / Self.seconds(smallMedian))) (target <= 2)")
+        print(
+            "  ratio_open_\(n)_to_10=\(String(format: "%.3f", Self.seconds(largeMedian) / Self.seconds(smallMedian))) (target <= 2)"
+        )
     }
 
     /// A history of `entries` pushes (inside one enclosing transaction, so building is quick), 3 undone.

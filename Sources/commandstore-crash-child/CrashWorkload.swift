@@ -4,12 +4,14 @@ import CommandStore
 final class Cells {
     static let count = 8
 
-    static let schema = Schema(identifier: "cells", migrations: [
-        Migration(version: 1, name: "cells") { db in
-            try db.execute("CREATE TABLE cell (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)")
-            for id in 0..<count { try db.execute("INSERT INTO cell (id, value) VALUES (?, 0)", [id]) }
-        },
-    ])
+    static let schema = Schema(
+        identifier: "cells",
+        migrations: [
+            Migration(version: 1, name: "cells") { db in
+                try db.execute("CREATE TABLE cell (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)")
+                for id in 0..<count { try db.execute("INSERT INTO cell (id, value) VALUES (?, 0)", [id]) }
+            }
+        ])
 
     static var registry: CommandRegistry<Cells> {
         var registry = CommandRegistry<Cells>()
@@ -165,7 +167,9 @@ struct Model {
         var children: [Step] = []
         for command in commands {
             let step = run(command)
-            if case .add(let id, let amount) = step, case .add(let lastID, let lastAmount)? = children.last, lastID == id {
+            if case .add(let id, let amount) = step, case .add(let lastID, let lastAmount)? = children.last,
+                lastID == id
+            {
                 children[children.count - 1] = .add(id: id, amount: lastAmount + amount)
                 if lastAmount + amount == 0 { children.removeLast() }
                 continue

@@ -55,7 +55,9 @@ struct Generator {
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
-func openHistory(_ path: String, synchronous: Database.Configuration.Synchronous) throws -> (Cells, DurableHistory<Cells>) {
+func openHistory(
+    _ path: String, synchronous: Database.Configuration.Synchronous
+) throws -> (Cells, DurableHistory<Cells>) {
     var configuration = Database.Configuration()
     configuration.createIfMissing = true
     configuration.synchronous = synchronous
@@ -117,19 +119,23 @@ func run(path: String, seed: UInt64, synchronous: Database.Configuration.Synchro
             next.setClean()
             perform = { try history.setClean() }
         }
-        emit("intent \(operation) " + describe(
-            index: next.index, count: next.steps.count, clean: next.cleanIndex,
-            digest: next.digest, undo: next.undoText, redo: next.redoText
-        ))
+        emit(
+            "intent \(operation) "
+                + describe(
+                    index: next.index, count: next.steps.count, clean: next.cleanIndex,
+                    digest: next.digest, undo: next.undoText, redo: next.redoText
+                ))
         try perform()
         // The model and the real history must agree before the step is acknowledged.
         let digest = try cells.digest()
         guard history.index == next.index, history.count == next.steps.count, history.cleanIndex == next.cleanIndex,
             digest == next.digest, history.undoText == next.undoText, history.redoText == next.redoText
         else {
-            fail("operation \(operation): history \(history.state) cells \(digest) differ from the model "
-                + describe(index: next.index, count: next.steps.count, clean: next.cleanIndex,
-                    digest: next.digest, undo: next.undoText, redo: next.redoText))
+            fail(
+                "operation \(operation): history \(history.state) cells \(digest) differ from the model "
+                    + describe(
+                        index: next.index, count: next.steps.count, clean: next.cleanIndex,
+                        digest: next.digest, undo: next.undoText, redo: next.redoText))
         }
         model = next
         emit("ack \(operation)")
@@ -143,10 +149,12 @@ func verify(path: String) throws {
     let cells = Cells(database: db)
     let history = try DurableHistory(database: db, receiver: cells, registry: Cells.registry)
     let index = history.index
-    emit("state " + describe(
-        index: index, count: history.count, clean: history.cleanIndex,
-        digest: try cells.digest(), undo: history.undoText, redo: history.redoText
-    ))
+    emit(
+        "state "
+            + describe(
+                index: index, count: history.count, clean: history.cleanIndex,
+                digest: try cells.digest(), undo: history.undoText, redo: history.redoText
+            ))
     while history.canUndo { try history.undo() }
     emit("undone \(try cells.digest())")
     try history.setIndex(index)

@@ -4,9 +4,12 @@ import Foundation
 /// The receiver: integer cells in one table. Every method tolerates any id (a damaged history may
 /// name cells that do not exist), so a crash the fuzzer finds is CommandStore's, not the harness's.
 final class FuzzLibrary {
-    static let schema = Schema(identifier: "fuzz", migrations: [
-        Migration(version: 1, name: "cells", sql: "CREATE TABLE cell (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)"),
-    ])
+    static let schema = Schema(
+        identifier: "fuzz",
+        migrations: [
+            Migration(
+                version: 1, name: "cells", sql: "CREATE TABLE cell (id INTEGER PRIMARY KEY, value INTEGER NOT NULL)")
+        ])
 
     static var registry: CommandRegistry<FuzzLibrary> {
         var registry = CommandRegistry<FuzzLibrary>()

@@ -17,7 +17,8 @@ enum StoredCommandsFuzzer {
         defer { database.close() }
         writeRows(from: &input, into: database)
         let library = FuzzLibrary(database: database)
-        guard let history = try? DurableHistory(database: database, receiver: library, registry: FuzzLibrary.registry) else {
+        guard let history = try? DurableHistory(database: database, receiver: library, registry: FuzzLibrary.registry)
+        else {
             return  // a damaged header is refused at open: fine
         }
         drive(history, with: &input)
@@ -38,7 +39,8 @@ enum StoredCommandsFuzzer {
             column(from: &input, preferring: .integer),
             headerSequence,
         ]
-        let updateHeader = "UPDATE commandstore_history_entry SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ? WHERE sequence = ?"
+        let updateHeader =
+            "UPDATE commandstore_history_entry SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ? WHERE sequence = ?"
         guard (try? database.execute(updateHeader, header)) != nil else { fatalError("the header row does not update") }
         let entryCount = Int(input.byte() % 6)
         let insertEntry = """
@@ -59,7 +61,9 @@ enum StoredCommandsFuzzer {
                 column(from: &input, preferring: .integer),
                 DatabaseValue.blob(payload(from: &input, depth: 0)),
             ]
-            guard (try? database.execute(insertEntry, arguments)) != nil else { fatalError("an entry row does not insert") }
+            guard (try? database.execute(insertEntry, arguments)) != nil else {
+                fatalError("an entry row does not insert")
+            }
         }
     }
 
@@ -153,7 +157,9 @@ enum StoredCommandsFuzzer {
             if input.byte() % 16 == 0 { child.removeValue(forKey: "text") }
             children.append(child)
         }
-        guard let data = try? JSONSerialization.data(withJSONObject: children) else { fatalError("macro children do not encode") }
+        guard let data = try? JSONSerialization.data(withJSONObject: children) else {
+            fatalError("macro children do not encode")
+        }
         return data
     }
 
@@ -182,7 +188,10 @@ enum StoredCommandsFuzzer {
             default:
                 // Reopen, as a later process would: the state must be what the file says.
                 guard history.macroDepth == 0 else { break }
-                guard let reopened = try? DurableHistory(database: history.database, receiver: history.receiver, registry: history.registry) else {
+                guard
+                    let reopened = try? DurableHistory(
+                        database: history.database, receiver: history.receiver, registry: history.registry)
+                else {
                     break
                 }
                 check(history, agreesWith: reopened, step: steps)
@@ -191,7 +200,8 @@ enum StoredCommandsFuzzer {
             check(history, step: steps)
             if trace {
                 let state = history.state
-                let line = "step \(steps): operation \(operation): index \(state.index), count \(state.count), "
+                let line =
+                    "step \(steps): operation \(operation): index \(state.index), count \(state.count), "
                     + "clean \(state.cleanIndex.map(String.init) ?? "none"), macro depth \(state.macroDepth)\n"
                 FileHandle.standardError.write(Data(line.utf8))
             }
@@ -211,8 +221,12 @@ enum StoredCommandsFuzzer {
         }
     }
 
-    private static func check(_ history: DurableHistory<FuzzLibrary>, agreesWith reopened: DurableHistory<FuzzLibrary>, step: Int) {
-        guard history.index == reopened.index, history.count == reopened.count, history.cleanIndex == reopened.cleanIndex else {
+    private static func check(
+        _ history: DurableHistory<FuzzLibrary>, agreesWith reopened: DurableHistory<FuzzLibrary>, step: Int
+    ) {
+        guard history.index == reopened.index, history.count == reopened.count,
+            history.cleanIndex == reopened.cleanIndex
+        else {
             fatalError(
                 "step \(step): the history in memory (index \(history.index), count \(history.count)) is not what "
                     + "reopening reads (index \(reopened.index), count \(reopened.count))"

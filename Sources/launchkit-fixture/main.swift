@@ -43,7 +43,11 @@ if arguments.contains("--ignore-interrupt") { _ = signal(SIGINT, SIG_IGN) }
 /// A fresh app for each round: an invoker launches once.
 func makeInvoker() -> AppInvoker {
     AppInvoker(maxConcurrency: 4, shutdownDeadline: .seconds(5)) {
-        LaunchCommand("config") { _ in say("run config") } tearDown: { _ in say("teardown config") }
+        LaunchCommand("config") { _ in
+            say("run config")
+        } tearDown: { _ in
+            say("teardown config")
+        }
         LaunchCommand("database", dependsOn: ["config"]) { _ in
             say("run database")
         } tearDown: { _ in
@@ -55,7 +59,11 @@ func makeInvoker() -> AppInvoker {
             say("teardown metrics")
             throw TearDownFailure()
         }
-        LaunchCommand("cache", dependsOn: ["database"]) { _ in say("run cache") } tearDown: { _ in say("teardown cache") }
+        LaunchCommand("cache", dependsOn: ["database"]) { _ in
+            say("run cache")
+        } tearDown: { _ in
+            say("teardown cache")
+        }
         LaunchCommand("sync", dependsOn: ["cache"], phase: .deferred) { _ in
             say("run sync")
             try await Task.sleep(for: .seconds(3_600))

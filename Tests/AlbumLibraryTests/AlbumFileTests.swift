@@ -47,7 +47,10 @@ import Testing
         ("[{\"title\": \"T\", \"artist\": \"A\"}, {\"title\": \"T\"}]", "album 2: field \"artist\": missing"),
         ("[{\"title\": \"  \", \"artist\": \"A\"}]", "album 1: field \"title\": title must not be empty"),
         ("[{\"title\": 5, \"artist\": \"A\"}]", "album 1: field \"title\": expected a string"),
-        ("[{\"title\": \"T\", \"artist\": \"A\", \"year\": \"1992\"}]", "album 1: field \"year\": expected a whole number"),
+        (
+            "[{\"title\": \"T\", \"artist\": \"A\", \"year\": \"1992\"}]",
+            "album 1: field \"year\": expected a whole number"
+        ),
         ("[{\"title\": \"T\", \"artist\": \"A\", \"year\": 19.5}]", "album 1: field \"year\": expected a whole number"),
         ("[{\"title\": \"T\", \"artist\": \"A\", \"year\": true}]", "album 1: field \"year\": expected a whole number"),
         ("[{\"title\": \"T\", \"artist\": \"A\", \"year\": 0}]", "album 1: field \"year\": year 0 is out of range"),
@@ -85,7 +88,10 @@ import Testing
 @Suite struct AlbumValidationTests {
     @Test func defaultsAreTheFiveClassicAlbums() {
         let albums = Album.defaults()
-        #expect(albums.map(\.title) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
+        #expect(
+            albums.map(\.title) == [
+                "Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie",
+            ])
         #expect(albums.map(\.artist) == ["David Bowie", "No Doubt", "Sting", "U2", "Madonna"])
         #expect(albums.map(\.year) == [1992, 2003, 1999, 2000, 2000])
         #expect(Set(albums.map(\.genre)) == ["Pop"])

@@ -33,10 +33,11 @@ private func titles(_ library: LibraryAPI) throws -> [String] {
         try library.insert(Album(title: "First", artist: "A"), at: 1)
         try library.insert(Album(title: "Last", artist: "A"), at: 7)
         try library.insert(Album(title: "Third", artist: "A"), at: 3)
-        #expect(try titles(library) == [
-            "First", "Best of Bowie", "Third", "It's My Life", "Nothing Like The Sun", "Staring at the Sun",
-            "American Pie", "Last",
-        ])
+        #expect(
+            try titles(library) == [
+                "First", "Best of Bowie", "Third", "It's My Life", "Nothing Like The Sun", "Staring at the Sun",
+                "American Pie", "Last",
+            ])
         #expect(try library.album(at: 3).title == "Third")
     }
 
@@ -201,10 +202,11 @@ struct SplitMix64 {
         try edit.redo(on: library)
         try move.redo(on: library)
         try importing.redo(on: library)
-        #expect(try titles(library) == [
-            "Blue Train", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie",
-            "Best of Bowie (Remaster)", "X", "Z",
-        ])
+        #expect(
+            try titles(library) == [
+                "Blue Train", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie",
+                "Best of Bowie (Remaster)", "X", "Z",
+            ])
         #expect(edit.text == "Edit “Best of Bowie”")
         #expect(move.text == "Move “Best of Bowie (Remaster)”")
         #expect(importing.text == "Import 2 albums")
@@ -247,7 +249,8 @@ struct SplitMix64 {
 
 @Suite struct LibrarySessionTests {
     private func withSession(_ body: (LibrarySession, String) throws -> Void) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("albums-session-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "albums-session-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("library.sqlite").path
         let session = try LibrarySession.open(path: path)

@@ -28,9 +28,14 @@ import Testing
             #expect(lines[0].contains("David Bowie"))
             #expect(lines[0].contains("1992"))
             #expect(lines[4].contains("5  American Pie"))
-            #expect(try titles(albums) == ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"])
+            #expect(
+                try titles(albums) == [
+                    "Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie",
+                ])
             // Created with its folder, private to the user.
-            let folderMode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("nested").path)[.posixPermissions] as? Int
+            let folderMode =
+                try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("nested").path)[
+                    .posixPermissions] as? Int
             let fileMode = try FileManager.default.attributesOfItem(atPath: albums.database)[.posixPermissions] as? Int
             #expect(folderMode == 0o700)
             #expect(fileMode == 0o600)
@@ -69,7 +74,9 @@ import Testing
     @Test func addEditMoveAndUndoSeveralSteps() throws {
         try withLibrary { albums, _ in
             let before = try albums("export").output
-            let added = try albums("add", "--title", "Blue Train", "--artist", "John Coltrane", "--genre", "Jazz", "--year", "1957", "--at", "2")
+            let added = try albums(
+                "add", "--title", "Blue Train", "--artist", "John Coltrane", "--genre", "Jazz", "--year", "1957",
+                "--at", "2")
             #expect(added.output == "Added “Blue Train” (position 2)\n", "\(added)")
             let appended = try albums("add", "--title", "Kind of Blue", "--artist", "Miles Davis")
             #expect(appended.output == "Added “Kind of Blue” (position 7)\n", "\(appended)")
@@ -77,10 +84,12 @@ import Testing
             #expect(edited.output == "Edited “Blue Train (Remaster)” (position 2)\n", "\(edited)")
             let moved = try albums("move", "1", "7")
             #expect(moved.output == "Moved “Best of Bowie” from position 1 to 7\n", "\(moved)")
-            #expect(try titles(albums) == [
-                "Blue Train (Remaster)", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie",
-                "Kind of Blue", "Best of Bowie",
-            ])
+            #expect(
+                try titles(albums) == [
+                    "Blue Train (Remaster)", "It's My Life", "Nothing Like The Sun", "Staring at the Sun",
+                    "American Pie",
+                    "Kind of Blue", "Best of Bowie",
+                ])
             let shown = try albums("show", "1")
             #expect(shown.output.contains("Year:     1958"))
             #expect(shown.output.contains("Genre:    Jazz"))
@@ -113,7 +122,9 @@ import Testing
 
     @Test func exportThenImportRoundTripsAsOneUndoableStep() throws {
         try withLibrary { albums, folder in
-            _ = try albums("add", "--title", "Blue Train", "--artist", "John Coltrane", "--cover", "https://example.com/bt.jpg", "--year", "1957")
+            _ = try albums(
+                "add", "--title", "Blue Train", "--artist", "John Coltrane", "--cover", "https://example.com/bt.jpg",
+                "--year", "1957")
             _ = try albums("edit", "1", "--genre", "")
             let exported = try albums("export")
             #expect(exported.status == 0)
@@ -167,12 +178,15 @@ import Testing
         var viaXDG = AlbumsProcess(database: "")
         viaXDG.environment = ["XDG_DATA_HOME": folder.appendingPathComponent("data").path]
         #expect(try viaXDG.run(["list"]).status == 0)
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/albums/library.sqlite").path))
+        #expect(
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/albums/library.sqlite").path))
 
         var viaHome = AlbumsProcess(database: "")
         viaHome.environment = ["HOME": folder.appendingPathComponent("home").path, "XDG_DATA_HOME": ""]
         #expect(try viaHome.run(["list"]).status == 0)
-        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("home/.local/share/albums/library.sqlite").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: folder.appendingPathComponent("home/.local/share/albums/library.sqlite").path))
     }
 
     @Test func launchReportFollowsTheCommandOnStandardError() throws {
@@ -325,7 +339,10 @@ import Testing
             case "sqlite":
                 let made = Process()
                 made.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                made.arguments = ["python3", "-c", "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('create table notes (t text)'); c.execute(\"insert into notes values ('x')\"); c.commit()"]
+                made.arguments = [
+                    "python3", "-c",
+                    "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('create table notes (t text)'); c.execute(\"insert into notes values ('x')\"); c.commit()",
+                ]
                 try made.run()
                 made.waitUntilExit()
                 try #require(made.terminationStatus == 0)

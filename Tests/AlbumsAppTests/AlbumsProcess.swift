@@ -16,7 +16,9 @@ struct AlbumsProcess {
         /// Whether the run outlived its timeout and was killed.
         var timedOut = false
 
-        var description: String { "exit \(status)\(timedOut ? " (killed: timed out)" : "")\nstdout: \(output)\nstderr: \(error)" }
+        var description: String {
+            "exit \(status)\(timedOut ? " (killed: timed out)" : "")\nstdout: \(output)\nstderr: \(error)"
+        }
     }
 
     /// The built `albums` binary, next to the test bundle in the build products folder.
@@ -30,9 +32,11 @@ struct AlbumsProcess {
         for bundle in Bundle.allBundles {
             candidates.append(bundle.bundleURL.deletingLastPathComponent().appendingPathComponent("albums"))
         }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
         candidates.append(root.appendingPathComponent(".build/debug/albums"))
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[candidates.count - 1]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+            ?? candidates[candidates.count - 1]
     }()
 
     /// A fresh folder for one test's library; removed by the caller's `defer`.

@@ -46,7 +46,8 @@ import Testing
     func everyLineFitsTheTerminal(width: Int, height: Int) {
         var albums = Album.defaults()
         albums[0].title = String(repeating: "東京", count: 40)
-        let state = BrowserState(albums: albums, currentIndex: 3, toolbar: toolbar, status: String(repeating: "x", count: 300))
+        let state = BrowserState(
+            albums: albums, currentIndex: 3, toolbar: toolbar, status: String(repeating: "x", count: 300))
         let lines = BrowserScreen.render(state, width: width, height: height)
         #expect(lines.count == height)
         for line in lines {
@@ -78,7 +79,8 @@ import Testing
 
     @Test func aNarrowToolbarKeepsEveryKey() {
         var items = toolbar
-        items[0] = BrowserState.ToolbarItem(key: "u", title: "Undo Delete “A Very Long Album Title Indeed”", isEnabled: true)
+        items[0] = BrowserState.ToolbarItem(
+            key: "u", title: "Undo Delete “A Very Long Album Title Indeed”", isEnabled: true)
         let state = BrowserState(albums: Album.defaults(), currentIndex: 0, toolbar: items)
         let wide = render(state, width: 120).joined(separator: "\n")
         #expect(wide.contains("[u] Undo Delete “A Very Long Album Title Indeed”"))

@@ -71,7 +71,9 @@ import Testing
     }
 
     @Test func parsesEditChanges() throws {
-        #expect(try command("edit", "2", "--year", "1993", "--genre", "") == .edit(position: 2, changes: AlbumChanges(genre: "", year: 1993)))
+        #expect(
+            try command("edit", "2", "--year", "1993", "--genre", "")
+                == .edit(position: 2, changes: AlbumChanges(genre: "", year: 1993)))
     }
 
     @Test(arguments: [

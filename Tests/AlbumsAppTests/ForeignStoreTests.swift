@@ -10,9 +10,12 @@ import Testing
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("notes.sqlite").path
-        let notes = Schema(identifier: "notes", migrations: [
-            Migration(version: 1, name: "notes", sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT NOT NULL)"),
-        ])
+        let notes = Schema(
+            identifier: "notes",
+            migrations: [
+                Migration(
+                    version: 1, name: "notes", sql: "CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+            ])
         var configuration = Database.Configuration()
         configuration.createIfMissing = true
         let db = try Database.openStore(path: path, schemas: [notes], configuration: configuration)
@@ -24,7 +27,9 @@ import Testing
         let result = try AlbumsProcess(database: path).run(["--db", path] + arguments)
         #expect(result.status != 0, "\(result)")
         #expect(result.output.isEmpty, "\(result)")
-        #expect(result.error.contains("\(path) belongs to another application (schemas: notes); this program uses: albums"), "\(result)")
+        #expect(
+            result.error.contains("\(path) belongs to another application (schemas: notes); this program uses: albums"),
+            "\(result)")
         #expect(result.error.filter { $0 == "\n" }.count == 1, "one line: \(result)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the file's bytes changed")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == listing, "files appeared")

@@ -86,7 +86,8 @@ import Darwin
         guard lstat(path, &status) == 0 else { return "absent" }
         let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? ""
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted() ?? []
-        return "mode \(String(status.st_mode, radix: 8)) inode \(status.st_ino) size \(status.st_size) link \(target) entries \(entries)"
+        return
+            "mode \(String(status.st_mode, radix: 8)) inode \(status.st_ino) size \(status.st_size) link \(target) entries \(entries)"
     }
 
     @Test(arguments: Thing.allCases)
@@ -118,7 +119,9 @@ import Darwin
             #expect(result.status == 1, "\(result)")
             #expect(result.output.isEmpty, "\(result)")
             let parent = (path as NSString).deletingLastPathComponent
-            #expect(result.error == "albums: cannot export to \(path): \(Self.exportReason(thing, parent: parent))\n", "\(result)")
+            #expect(
+                result.error == "albums: cannot export to \(path): \(Self.exportReason(thing, parent: parent))\n",
+                "\(result)")
             #expect(Self.identity(path) == identity)
             #expect(Self.identity(parent + "/albums.json") == "absent")
             #expect(try albums.snapshot() == before)

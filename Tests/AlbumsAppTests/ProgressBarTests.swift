@@ -1,10 +1,14 @@
-@testable import AlbumsApp
 import Foundation
 import Synchronization
 import Testing
 
+@testable import AlbumsApp
+
 @Suite struct ProgressBarTests {
-    @Test(arguments: [(0, 100, "Importing [..........]   0% 0/100"), (45, 100, "Importing [####......]  45% 45/100"), (100, 100, "Importing [##########] 100% 100/100"), (150, 100, "Importing [##########] 100% 100/100")])
+    @Test(arguments: [
+        (0, 100, "Importing [..........]   0% 0/100"), (45, 100, "Importing [####......]  45% 45/100"),
+        (100, 100, "Importing [##########] 100% 100/100"), (150, 100, "Importing [##########] 100% 100/100"),
+    ])
     func drawsTheBar(done: Int, total: Int, expected: String) {
         #expect(ProgressBar.line(done: done, total: total, width: 10) == expected)
     }

@@ -64,7 +64,9 @@ private final class TmuxSession {
     }
 
     /// Where the shell around the program writes its exit status.
-    let statusPath = FileManager.default.temporaryDirectory.appendingPathComponent("albums-e2e-status-\(UUID().uuidString)").path
+    let statusPath = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "albums-e2e-status-\(UUID().uuidString)"
+    ).path
 
     /// Starts `albums --db path` in a new detached session, under a shell that records its exit status.
     func start(database: String) throws {
@@ -199,7 +201,9 @@ struct TerminalUITests {
         // Relaunch: the deletion persisted and the current album was remembered.
         try tmux.tmux(["kill-session", "-t", tmux.name])
         try tmux.start(database: database)
-        let relaunched = try tmux.waitForScreen("the relaunched UI") { $0.contains("[q] Quit") && $0.contains("Artist") }
+        let relaunched = try tmux.waitForScreen("the relaunched UI") {
+            $0.contains("[q] Quit") && $0.contains("Artist")
+        }
         #expect(!relaunched.contains("│It's My Life"))
         #expect(relaunched.contains("Undo Delete “It's My Life”"))
         #expect(relaunched.contains("Artist  Sting"))
@@ -213,7 +217,8 @@ struct TerminalUITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("library.sqlite").path
         // An album whose fields would clear the screen and ring the bell if printed raw.
-        let added = try AlbumsProcess(database: database)("add", "--title", "Evil\u{1B}[2J\u{07}", "--artist", "Line\nBreak", "--at", "1")
+        let added = try AlbumsProcess(database: database)(
+            "add", "--title", "Evil\u{1B}[2J\u{07}", "--artist", "Line\nBreak", "--at", "1")
         try #require(added.status == 0, "\(added)")
         let tmux = TmuxSession()
         defer { tmux.kill() }
@@ -224,11 +229,15 @@ struct TerminalUITests {
         #expect(screen.contains("albums · 6 albums"))
 
         try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "50", "-y", "20"])
-        let small = try tmux.waitForScreen("the narrow layout") { $0.contains("[q]") && !$0.contains("Staring at the Sun") }
+        let small = try tmux.waitForScreen("the narrow layout") {
+            $0.contains("[q]") && !$0.contains("Staring at the Sun")
+        }
         #expect(small.split(separator: "\n").allSatisfy { $0.count <= 50 })
         #expect(small.contains("1 of 6"))
         try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "120", "-y", "40"])
-        try tmux.waitForScreen("the wide layout again") { $0.contains("Nothing Like The Sun") && $0.contains("[q] Quit") }
+        try tmux.waitForScreen("the wide layout again") {
+            $0.contains("Nothing Like The Sun") && $0.contains("[q] Quit")
+        }
         try tmux.send("q")
         #expect(try tmux.waitUntilExit() == "0")
     }

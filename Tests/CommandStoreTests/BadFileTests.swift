@@ -5,9 +5,12 @@ import Testing
 /// Every bad file gets a clear error naming it, and is left byte-for-byte as it was, with no
 /// `-wal`, `-shm` or journal file created next to it.
 @Suite struct BadFileTests {
-    let albums = Schema(identifier: "albums", migrations: [
-        Migration(version: 1, name: "albums", sql: "CREATE TABLE album (id INTEGER PRIMARY KEY, title TEXT NOT NULL)"),
-    ])
+    let albums = Schema(
+        identifier: "albums",
+        migrations: [
+            Migration(
+                version: 1, name: "albums", sql: "CREATE TABLE album (id INTEGER PRIMARY KEY, title TEXT NOT NULL)")
+        ])
 
     /// Creates a valid, closed store holding some rows; returns its bytes.
     func makeStore(at path: String, rows: Int = 200) throws -> Data {
@@ -58,7 +61,8 @@ import Testing
         defer { directory.remove() }
         let path = directory.file("noise.sqlite")
         var generator = SplitMix64(seed: 0x5EED)
-        try Data((0..<8192).map { _ in UInt8(truncatingIfNeeded: generator.next()) }).write(to: URL(fileURLWithPath: path))
+        try Data((0..<8192).map { _ in UInt8(truncatingIfNeeded: generator.next()) }).write(
+            to: URL(fileURLWithPath: path))
         try expectRefusal(path, .notADatabase)
     }
 
@@ -140,9 +144,11 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let path = directory.file("store.sqlite")
-        let newer = Schema(identifier: "albums", migrations: albums.migrations + [
-            Migration(version: 2, name: "year", sql: "ALTER TABLE album ADD COLUMN year INTEGER"),
-        ])
+        let newer = Schema(
+            identifier: "albums",
+            migrations: albums.migrations + [
+                Migration(version: 2, name: "year", sql: "ALTER TABLE album ADD COLUMN year INTEGER")
+            ])
         var configuration = Database.Configuration()
         configuration.createIfMissing = true
         try Database.openStore(path: path, schemas: [newer], configuration: configuration).close()

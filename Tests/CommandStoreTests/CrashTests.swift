@@ -93,7 +93,8 @@ import Darwin
             let killAfter = Int(generator.next() % (full ? 60 : 400))
             let delay = useconds_t(generator.next() % 2000)
             let path = directory.file("round-\(round).sqlite")
-            let context = "seed \(Self.seed), round \(round) (child seed \(roundSeed), \(full ? "FULL" : "NORMAL"), "
+            let context =
+                "seed \(Self.seed), round \(round) (child seed \(roundSeed), \(full ? "FULL" : "NORMAL"), "
                 + "kill after ack \(killAfter) + \(delay) µs)"
 
             // Run the child and kill it after `killAfter` acknowledgements plus a random delay.
@@ -138,8 +139,9 @@ import Darwin
             let inFlightState = intents[acknowledged + 1]
             #expect(
                 state == acknowledgedState || state == inFlightState,
-                Comment(rawValue: "\(context): reopened state \(state); acknowledged \(acknowledged) → "
-                    + "\(acknowledgedState ?? "?"), in flight → \(inFlightState ?? "none")")
+                Comment(
+                    rawValue: "\(context): reopened state \(state); acknowledged \(acknowledged) → "
+                        + "\(acknowledgedState ?? "?"), in flight → \(inFlightState ?? "none")")
             )
             if state != acknowledgedState { inFlightCommitted += 1 }
             // Data and history agree: undoing every step restores the initial cells, and jumping
@@ -149,8 +151,9 @@ import Darwin
             #expect(lines[2] == "restored \(digest)", "\(context): \(lines[2]) vs \(digest)")
             totalAcknowledged += acknowledged
         }
-        print("CrashTests: \(Self.rounds) kills, \(totalAcknowledged) acknowledged operations, "
-            + "\(inFlightCommitted) in-flight operations found committed")
+        print(
+            "CrashTests: \(Self.rounds) kills, \(totalAcknowledged) acknowledged operations, "
+                + "\(inFlightCommitted) in-flight operations found committed")
         #expect(totalAcknowledged >= 1000, "the workload should run thousands of operations")
     }
 }

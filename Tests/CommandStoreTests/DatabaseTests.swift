@@ -5,14 +5,16 @@ import Testing
 @Suite struct DatabaseTests {
     func makeDatabase() throws -> Database {
         let db = try Database.inMemory()
-        try db.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, score REAL, payload BLOB)")
+        try db.execute(
+            "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, score REAL, payload BLOB)")
         return db
     }
 
     @Test func bindsAndReadsEveryStorageClass() throws {
         let db = try makeDatabase()
         let payload = Data([0, 1, 2, 255])
-        try db.execute("INSERT INTO item (name, score, payload) VALUES (?, ?, ?)", ["a'; DROP TABLE item; --", 1.5, payload])
+        try db.execute(
+            "INSERT INTO item (name, score, payload) VALUES (?, ?, ?)", ["a'; DROP TABLE item; --", 1.5, payload])
         try db.execute("INSERT INTO item (name, score, payload) VALUES (?, ?, ?)", ["", DatabaseValue.null, Data()])
         let rows = try db.fetchAll("SELECT id, name, score, payload FROM item ORDER BY id")
         #expect(rows.count == 2)

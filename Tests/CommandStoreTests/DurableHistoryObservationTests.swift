@@ -141,7 +141,8 @@ import Testing
             try history.push(Append(value: 1))
             try history.push(Append(value: 2))
             try history.undo()  // a redo tail: opening a macro must rewrite the header
-            try db.execute("""
+            try db.execute(
+                """
                 CREATE TEMP TRIGGER refuse_header BEFORE UPDATE ON commandstore_history_entry
                 BEGIN SELECT RAISE(ABORT, 'header refused'); END
                 """)

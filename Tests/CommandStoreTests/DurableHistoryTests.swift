@@ -191,7 +191,7 @@ import Testing
             let sequences = try f.db.fetchAll(
                 "SELECT sequence FROM commandstore_history_entry WHERE payload IS NOT NULL ORDER BY sequence"
             )
-                .map { try $0.decode(Int.self, at: 0) }
+            .map { try $0.decode(Int.self, at: 0) }
             #expect(sequences == [2, 3, 4], "survivors keep their sequence numbers")
             f.db.close()
         }
@@ -305,7 +305,8 @@ import Testing
     @Test func damagedCommandDataIsReported() throws {
         let f = try open(":memory:")
         try f.history.push(Append(value: 1))
-        try f.db.execute("UPDATE commandstore_history_entry SET payload = ? WHERE sequence = 0", [Data("{\"nope\":1}".utf8)])
+        try f.db.execute(
+            "UPDATE commandstore_history_entry SET payload = ? WHERE sequence = 0", [Data("{\"nope\":1}".utf8)])
         try f.history.reload()
         #expect { try f.history.undo() } throws: { ($0 as? StoreError)?.code == .invalidCommandData }
         #expect(try f.list.values() == [1])

@@ -7,9 +7,13 @@ import Testing
 @Suite struct ForeignApplicationTests {
     /// A schema named `identifier` with one table of the same name per version.
     static func schema(_ identifier: String, versions: Int = 1) -> Schema {
-        Schema(identifier: identifier, migrations: (1...versions).map { version in
-            Migration(version: version, name: "\(identifier) \(version)", sql: "CREATE TABLE \(identifier)_v\(version) (id INTEGER PRIMARY KEY, text TEXT)")
-        })
+        Schema(
+            identifier: identifier,
+            migrations: (1...versions).map { version in
+                Migration(
+                    version: version, name: "\(identifier) \(version)",
+                    sql: "CREATE TABLE \(identifier)_v\(version) (id INTEGER PRIMARY KEY, text TEXT)")
+            })
     }
 
     let albums = Self.schema("albums")
@@ -42,7 +46,8 @@ import Testing
         configuration.createIfMissing = true
         do {
             _ = try Database.openStore(path: path, schemas: schemas, configuration: configuration)
-            Issue.record("opening \(path) succeeded; expected foreignDatabase \(context)", sourceLocation: sourceLocation)
+            Issue.record(
+                "opening \(path) succeeded; expected foreignDatabase \(context)", sourceLocation: sourceLocation)
         } catch let error as StoreError {
             #expect(error.code == .foreignDatabase, "\(error) \(context)", sourceLocation: sourceLocation)
             #expect(error.path == path, "\(context)", sourceLocation: sourceLocation)
@@ -50,7 +55,9 @@ import Testing
         } catch {
             Issue.record("expected StoreError foreignDatabase, got \(error) \(context)", sourceLocation: sourceLocation)
         }
-        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file's bytes changed \(context)", sourceLocation: sourceLocation)
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the file's bytes changed \(context)",
+            sourceLocation: sourceLocation)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == listing,
             "files appeared or went away \(context)",
@@ -62,7 +69,10 @@ import Testing
     func tables(at path: String) throws -> Set<String> {
         let db = try Database(path: path)
         defer { db.close() }
-        return Set(try db.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table'").map { try $0.decode(String.self, at: 0) })
+        return Set(
+            try db.fetchAll("SELECT name FROM sqlite_master WHERE type = 'table'").map {
+                try $0.decode(String.self, at: 0)
+            })
     }
 
     @Test func anotherApplicationsStoreIsRefusedAndUnchanged() throws {
@@ -73,13 +83,15 @@ import Testing
         try expectRefusal(
             path,
             schemas: [albums],
-            message: "\(path) belongs to another application (schemas: notes); this program uses: albums; the file was not changed"
+            message:
+                "\(path) belongs to another application (schemas: notes); this program uses: albums; the file was not changed"
         )
         // Refused again the same way: the first refusal left nothing behind that changes the verdict.
         try expectRefusal(
             path,
             schemas: [albums],
-            message: "\(path) belongs to another application (schemas: notes); this program uses: albums; the file was not changed"
+            message:
+                "\(path) belongs to another application (schemas: notes); this program uses: albums; the file was not changed"
         )
         #expect(try tables(at: path).contains("albums_v1") == false)
     }
@@ -99,7 +111,8 @@ import Testing
         try expectRefusal(
             path,
             schemas: [albums],
-            message: "\(path) belongs to another application (schemas: notes); this program uses: albums; the file was not changed"
+            message:
+                "\(path) belongs to another application (schemas: notes); this program uses: albums; the file was not changed"
         )
     }
 
@@ -112,7 +125,8 @@ import Testing
         try expectRefusal(
             path,
             schemas: [Self.schema("ratings"), albums],
-            message: "\(path) belongs to another application (schemas: notes, tags); this program uses: ratings, albums; "
+            message:
+                "\(path) belongs to another application (schemas: notes, tags); this program uses: ratings, albums; "
                 + "the file was not changed"
         )
     }
@@ -126,7 +140,8 @@ import Testing
         try expectRefusal(
             path,
             schemas: [albums],
-            message: "\(path) belongs to another application (schemas: notes); this program uses: albums; the file was not changed"
+            message:
+                "\(path) belongs to another application (schemas: notes); this program uses: albums; the file was not changed"
         )
     }
 
@@ -145,7 +160,8 @@ import Testing
         try expectRefusal(
             path,
             schemas: [albums],
-            message: "\(path) belongs to another application (schemas: notes); this program uses: albums; the file was not changed"
+            message:
+                "\(path) belongs to another application (schemas: notes); this program uses: albums; the file was not changed"
         )
         #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")) == log, "the log's bytes changed")
         #expect(try other.fetchOne("SELECT count(*) FROM notes_v1")?.decode(Int.self, at: 0) == 2)
@@ -172,7 +188,9 @@ import Testing
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         #expect(try other.schemaVersion(of: "albums") == nil)
-        #expect(try other.fetchOne("SELECT count(*) FROM sqlite_master WHERE name = 'albums_v1'")?.decode(Int.self, at: 0) == 0)
+        #expect(
+            try other.fetchOne("SELECT count(*) FROM sqlite_master WHERE name = 'albums_v1'")?.decode(Int.self, at: 0)
+                == 0)
     }
 
     /// A flipped byte in the version table can rename the application's schema ("albums" to
@@ -266,7 +284,8 @@ import Testing
         try expectRefusal(
             path,
             schemas: [notes],
-            message: "\(path) belongs to another application (schemas: albums); this program uses: notes; the file was not changed"
+            message:
+                "\(path) belongs to another application (schemas: albums); this program uses: notes; the file was not changed"
         )
     }
 
@@ -289,7 +308,8 @@ import Testing
                 try expectRefusal(
                     path,
                     schemas: requested.map { Self.schema($0) },
-                    message: "\(path) belongs to another application (schemas: \(recorded.sorted().joined(separator: ", "))); "
+                    message:
+                        "\(path) belongs to another application (schemas: \(recorded.sorted().joined(separator: ", "))); "
                         + "this program uses: \(requested.joined(separator: ", ")); the file was not changed",
                     context: context
                 )

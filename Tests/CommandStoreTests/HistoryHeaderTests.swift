@@ -6,7 +6,8 @@ import Testing
 /// The header row stores count and index only away from the top; at the top they follow from the
 /// entry rows, and a push leaves the header alone.
 @Suite struct HistoryHeaderTests {
-    static let header = "SELECT base, count, current_index, clean_index FROM commandstore_history_entry WHERE sequence = -9223372036854775807 - 1"
+    static let header =
+        "SELECT base, count, current_index, clean_index FROM commandstore_history_entry WHERE sequence = -9223372036854775807 - 1"
 
     func open(_ path: String) throws -> (db: Database, list: NumberList, history: DurableHistory<NumberList>) {
         var configuration = Database.Configuration()
@@ -62,7 +63,8 @@ import Testing
             let (db, _, history) = try open(path)
             for value in 1...4 { try history.push(Append(value: value)) }
             // Written as version 1 did: the header at the largest key, explicit count and index.
-            try db.execute("""
+            try db.execute(
+                """
                 UPDATE commandstore_history_entry SET sequence = 9223372036854775807, count = 4, current_index = 4
                 WHERE sequence = -9223372036854775807 - 1
                 """)
@@ -85,14 +87,18 @@ import Testing
             try history.undo()
             try history.setClean()
             // Written as version 2 did: the header at the largest key.
-            try db.execute("UPDATE commandstore_history_entry SET sequence = 9223372036854775807 WHERE sequence = -9223372036854775807 - 1")
+            try db.execute(
+                "UPDATE commandstore_history_entry SET sequence = 9223372036854775807 WHERE sequence = -9223372036854775807 - 1"
+            )
             try db.execute("UPDATE commandstore_schema SET version = 2 WHERE identifier = 'commandstore'")
             db.close()
         }
         let (db, list, history) = try open(path)
         #expect(try db.schemaVersion(of: "commandstore") == 3)
         #expect(try db.fetchOne(Self.header)?.values == [0, 5, 4, 4])
-        #expect(try db.fetchOne("SELECT typeof(sequence) FROM commandstore_history_entry ORDER BY sequence LIMIT 1")?.values == ["integer"])
+        #expect(
+            try db.fetchOne("SELECT typeof(sequence) FROM commandstore_history_entry ORDER BY sequence LIMIT 1")?.values
+                == ["integer"])
         #expect(try db.fetchOne("SELECT count(*) FROM commandstore_history_entry WHERE sequence > 5")?.values == [0])
         #expect(history.count == 5 && history.index == 4 && history.isClean && history.redoText == "Append")
         try history.redo()
@@ -106,13 +112,17 @@ import Testing
     @Test func theHeaderIsTheSmallestKeyAndPushesAppend() throws {
         let (db, _, history) = try open(":memory:")
         for value in 1...3 { try history.push(Append(value: value)) }
-        let keys = try db.fetchAll("SELECT sequence FROM commandstore_history_entry ORDER BY sequence").map { try $0.decode(Int64.self, at: 0) }
+        let keys = try db.fetchAll("SELECT sequence FROM commandstore_history_entry ORDER BY sequence").map {
+            try $0.decode(Int64.self, at: 0)
+        }
         #expect(keys == [Int64.min, 0, 1, 2])
         // Trimming and removing entries never touches the header.
         try history.setUndoLimit(2)
         try history.undo()
         try history.push(Append(value: 9))
-        let after = try db.fetchAll("SELECT sequence FROM commandstore_history_entry ORDER BY sequence").map { try $0.decode(Int64.self, at: 0) }
+        let after = try db.fetchAll("SELECT sequence FROM commandstore_history_entry ORDER BY sequence").map {
+            try $0.decode(Int64.self, at: 0)
+        }
         #expect(after == [Int64.min, 1, 2])
         #expect(try db.fetchOne(Self.header)?.values == [1, nil, nil, nil])
     }

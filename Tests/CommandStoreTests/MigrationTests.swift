@@ -1,10 +1,11 @@
+import CommandKit
 import CommandStore
 import Foundation
-import CommandKit
 import Testing
 
 @Suite struct MigrationTests {
-    static let v1 = Migration(version: 1, name: "albums", sql: "CREATE TABLE album (id INTEGER PRIMARY KEY, title TEXT)")
+    static let v1 = Migration(
+        version: 1, name: "albums", sql: "CREATE TABLE album (id INTEGER PRIMARY KEY, title TEXT)")
     static let v2 = Migration(version: 2, name: "year") { db in
         try db.execute("ALTER TABLE album ADD COLUMN year INTEGER")
     }
@@ -47,13 +48,15 @@ import Testing
             configuration: createConfiguration()
         ).close()
         let runs = LockedState<[Int]>([])
-        let counting = Schema(identifier: "albums", migrations: [
-            Migration(version: 1, name: "albums") { _ in runs.withLock { $0.append(1) } },
-            Migration(version: 2, name: "year") { db in
-                runs.withLock { $0.append(2) }
-                try Self.v2.body(db)
-            },
-        ])
+        let counting = Schema(
+            identifier: "albums",
+            migrations: [
+                Migration(version: 1, name: "albums") { _ in runs.withLock { $0.append(1) } },
+                Migration(version: 2, name: "year") { db in
+                    runs.withLock { $0.append(2) }
+                    try Self.v2.body(db)
+                },
+            ])
         let db = try Database.openStore(path: path, schemas: [counting])
         #expect(runs.withLock { $0 } == [2])
         #expect(try db.schemaVersion(of: "albums") == 2)
@@ -72,11 +75,13 @@ import Testing
             configuration: createConfiguration()
         ).close()
         struct Boom: Error {}
-        let failing = Schema(identifier: "albums", migrations: [
-            Self.v1,
-            Self.v2,
-            Migration(version: 3, name: "boom") { _ in throw Boom() },
-        ])
+        let failing = Schema(
+            identifier: "albums",
+            migrations: [
+                Self.v1,
+                Self.v2,
+                Migration(version: 3, name: "boom") { _ in throw Boom() },
+            ])
         #expect(throws: Boom.self) { try Database.openStore(path: path, schemas: [failing]) }
         let db = try Database.openStore(path: path, schemas: [Schema(identifier: "albums", migrations: [Self.v1])])
         #expect(try db.schemaVersion(of: "albums") == 1)
@@ -110,7 +115,8 @@ import Testing
     }
 
     @Test func inMemoryStoreIsMigrated() throws {
-        let db = try Database.openStore(path: ":memory:", schemas: [Schema(identifier: "albums", migrations: [Self.v1])])
+        let db = try Database.openStore(
+            path: ":memory:", schemas: [Schema(identifier: "albums", migrations: [Self.v1])])
         #expect(try db.schemaVersion(of: "albums") == 1)
     }
 

@@ -3,13 +3,17 @@ import Foundation
 
 /// A tiny receiver for history tests: a list of integers and a running total, kept in SQLite.
 final class NumberList {
-    static let schema = Schema(identifier: "numbers", migrations: [
-        Migration(version: 1, name: "numbers", sql: """
-            CREATE TABLE number (position INTEGER PRIMARY KEY, value INTEGER NOT NULL);
-            CREATE TABLE total (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
-            INSERT INTO total VALUES (1, 0)
-            """),
-    ])
+    static let schema = Schema(
+        identifier: "numbers",
+        migrations: [
+            Migration(
+                version: 1, name: "numbers",
+                sql: """
+                    CREATE TABLE number (position INTEGER PRIMARY KEY, value INTEGER NOT NULL);
+                    CREATE TABLE total (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL);
+                    INSERT INTO total VALUES (1, 0)
+                    """)
+        ])
 
     static var registry: CommandRegistry<NumberList> {
         var registry = CommandRegistry<NumberList>()

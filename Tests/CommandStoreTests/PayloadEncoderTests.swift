@@ -1,6 +1,7 @@
-@testable import CommandStore
 import Foundation
 import Testing
+
+@testable import CommandStore
 
 /// The store's JSON writer must produce what `JSONDecoder` reads back as `JSONEncoder`'s output.
 @Suite struct PayloadEncoderTests {

@@ -1,6 +1,7 @@
-@testable import CommandStore
 import Foundation
 import Testing
+
+@testable import CommandStore
 
 /// The streamed JSON writer must write exactly what the tree writes, and hand over to the tree
 /// whenever a value encodes in an order it cannot follow.
@@ -55,7 +56,10 @@ import Testing
 
         init(from decoder: any Decoder) throws {
             if let container = try? decoder.container(keyedBy: Key.self) {
-                self = .object(try container.allKeys.map { Member(key: $0.stringValue, value: try container.decode(Value.self, forKey: $0)) })
+                self = .object(
+                    try container.allKeys.map {
+                        Member(key: $0.stringValue, value: try container.decode(Value.self, forKey: $0))
+                    })
             } else if var container = try? decoder.unkeyedContainer() {
                 var elements: [Value] = []
                 while !container.isAtEnd { elements.append(try container.decode(Value.self)) }
@@ -88,9 +92,10 @@ import Testing
             case 5: return .array((0..<random.next() % 5).map { _ in generator(depth - 1, &random) })
             default:
                 let count = Int(random.next() % 20)  // past the scan limit sometimes
-                return .object((0..<count).map { index in
-                    Member(key: "k\(index)" + randomString(using: &random), value: generator(depth - 1, &random))
-                })
+                return .object(
+                    (0..<count).map { index in
+                        Member(key: "k\(index)" + randomString(using: &random), value: generator(depth - 1, &random))
+                    })
             }
         }
 

@@ -105,7 +105,8 @@ import Testing
 
     @Test func failedCommitRollsBack() throws {
         let db = try Database.inMemory()
-        try db.execute("""
+        try db.execute(
+            """
             CREATE TABLE parent (id INTEGER PRIMARY KEY);
             CREATE TABLE child (parent INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)
             """)

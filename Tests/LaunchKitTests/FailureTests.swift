@@ -42,7 +42,8 @@ import Testing
         #expect(recorder.count(of: "start late") == 0)
         // and started commands were torn down, in reverse dependency order
         #expect(report.tearDowns.map(\.id) == ["bad", "slow", "config"])
-        #expect(recorder.all.filter { $0.hasPrefix("teardown") } == ["teardown bad", "teardown slow", "teardown config"])
+        #expect(
+            recorder.all.filter { $0.hasPrefix("teardown") } == ["teardown bad", "teardown slow", "teardown config"])
     }
 
     @Test func optionalFailureSkipsOnlyItsDependents() async throws {

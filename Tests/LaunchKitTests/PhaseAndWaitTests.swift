@@ -116,7 +116,11 @@ import Testing
 
     @Test func readinessWaitFailsWhenTheLaunchAborts() async throws {
         let gate = Gate()
-        let invoker = AppInvoker(commands: [LaunchCommand("bad") { _ in try await gate.wait(); throw Boom() }])
+        let invoker = AppInvoker(commands: [
+            LaunchCommand("bad") { _ in
+                try await gate.wait(); throw Boom()
+            }
+        ])
         let waiting = Task { try await invoker.waitUntilReady() }
         let launch = Task { try await invoker.run() }
         try await eventually { gate.waiterCount == 1 }

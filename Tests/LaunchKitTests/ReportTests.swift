@@ -5,10 +5,13 @@ import Testing
 @Suite struct ReportTests {
     /// A launch whose times are exact: width 1, and each command advances the test clock.
     private func makeTimedLaunch(clock: TestClock) -> AppInvoker {
-        func taking(_ id: LaunchID, _ milliseconds: Int, dependsOn: [LaunchID] = [], phase: LaunchPhase = .beforeReady)
+        func taking(
+            _ id: LaunchID, _ milliseconds: Int, dependsOn: [LaunchID] = [], phase: LaunchPhase = .beforeReady
+        )
             -> LaunchCommand
         {
-            LaunchCommand(id, dependsOn: dependsOn, phase: phase) { _ in clock.advance(by: .milliseconds(milliseconds)) }
+            LaunchCommand(id, dependsOn: dependsOn, phase: phase) { _ in clock.advance(by: .milliseconds(milliseconds))
+            }
         }
         return AppInvoker(
             commands: [
@@ -34,7 +37,9 @@ import Testing
         let config = try #require(report["config"])
         #expect(config.startedAt == .zero && config.endedAt == .milliseconds(10))
         let logging = try #require(report["logging"])
-        #expect(logging.readyAt == .zero && logging.startedAt == .milliseconds(10) && logging.queueTime == .milliseconds(10))
+        #expect(
+            logging.readyAt == .zero && logging.startedAt == .milliseconds(10) && logging.queueTime == .milliseconds(10)
+        )
         let database = try #require(report["database"])
         #expect(database.readyAt == .milliseconds(10) && database.startedAt == .milliseconds(15))
         #expect(database.queueTime == .milliseconds(5) && database.runTime == .milliseconds(20))
@@ -45,7 +50,9 @@ import Testing
         #expect(report["skippedOne"]?.outcome == .skipped(.dependencyDidNotSucceed("optional")))
         #expect(report.readyAt == .milliseconds(42))
         let sync = try #require(report["sync"])
-        #expect(sync.readyAt == .milliseconds(42) && sync.startedAt == .milliseconds(42) && sync.endedAt == .milliseconds(72))
+        #expect(
+            sync.readyAt == .milliseconds(42) && sync.startedAt == .milliseconds(42)
+                && sync.endedAt == .milliseconds(72))
         #expect(report.finishedAt == .milliseconds(72))
         #expect(report.mainActorBusyTime == .milliseconds(7))
         // Longest chain: config (10) → database (20) → sync (30).
@@ -64,9 +71,10 @@ import Testing
 
         #expect(lines[0].hasPrefix("command"))
         #expect(lines[0].hasSuffix("end ms"))
-        #expect(lines[1].split(separator: " ", omittingEmptySubsequences: true) == [
-            "config", "before-ready", "concurrent", "ok", "0.00", "0.00", "0.00", "10.00", "10.00",
-        ])
+        #expect(
+            lines[1].split(separator: " ", omittingEmptySubsequences: true) == [
+                "config", "before-ready", "concurrent", "ok", "0.00", "0.00", "0.00", "10.00", "10.00",
+            ])
         #expect(lines.contains { $0.hasPrefix("window") && $0.contains("main") && $0.contains("7.00") })
         #expect(lines.contains { $0.hasPrefix("optional") && $0.contains("failed (optional)") })
         #expect(lines.contains { $0.hasPrefix("skippedOne") && $0.contains("skipped") && $0.hasSuffix("-") })

@@ -1,6 +1,6 @@
+import CommandKit
 import Foundation
 import LaunchKit
-import CommandKit
 import Testing
 
 @Suite struct SchedulingTests {
@@ -36,7 +36,11 @@ import Testing
         let both = Gate()
         func command(_ id: LaunchID) -> LaunchCommand {
             LaunchCommand(id) { _ in
-                if started.withLock({ $0 += 1; return $0 }) == 2 { both.open() }
+                if started.withLock({
+                    $0 += 1; return $0
+                }) == 2 {
+                    both.open()
+                }
                 try await both.wait()
             }
         }
@@ -50,7 +54,9 @@ import Testing
         let running = LockedState((now: 0, peak: 0))
         let commands = (0..<12).map { index in
             LaunchCommand(LaunchID("c\(index)")) { _ in
-                running.withLock { $0.now += 1; $0.peak = max($0.peak, $0.now) }
+                running.withLock {
+                    $0.now += 1; $0.peak = max($0.peak, $0.now)
+                }
                 try await Task.sleep(for: .milliseconds(2))
                 running.withLock { $0.now -= 1 }
             }

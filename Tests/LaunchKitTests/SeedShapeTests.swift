@@ -1,5 +1,5 @@
-import LaunchKit
 import CommandKit
+import LaunchKit
 import Testing
 
 // The seed's example: an app delegate's third-party set-up as launch commands.

@@ -1,5 +1,5 @@
-import Foundation
 import CommandKit
+import Foundation
 import LaunchKit
 import Testing
 
@@ -53,7 +53,10 @@ import Darwin
         // with the teardowns in reverse dependency order, only for commands that started, the failing
         // one reported and the rest still run, all within the deadline
         let tearDowns = all.filter { $0.hasPrefix("teardown ") }
-        #expect(tearDowns == ["teardown sync", "teardown cache", "teardown metrics", "teardown database", "teardown config"])
+        #expect(
+            tearDowns == [
+                "teardown sync", "teardown cache", "teardown metrics", "teardown database", "teardown config",
+            ])
         #expect(!all.contains("run index"))
         #expect(all.contains("shutdown by \(name)"))
         #expect(all.contains("report teardown metrics: failed: metrics flush failed"))

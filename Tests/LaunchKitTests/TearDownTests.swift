@@ -29,7 +29,10 @@ import Testing
         let recorder = Recorder()
         let invoker = AppInvoker(commands: [
             recording("first", recorder),
-            LaunchCommand("flaky", dependsOn: ["first"]) { _ in } tearDown: { _ in throw Boom() },
+            LaunchCommand("flaky", dependsOn: ["first"]) { _ in
+            } tearDown: { _ in
+                throw Boom()
+            },
             recording("last", recorder, dependsOn: ["flaky"]),
         ])
         try await invoker.run()
@@ -88,7 +91,8 @@ import Testing
         let invoker = AppInvoker(
             commands: [
                 recording("first", recorder),
-                LaunchCommand("stuck", dependsOn: ["first"]) { _ in } tearDown: { _ in
+                LaunchCommand("stuck", dependsOn: ["first"]) { _ in
+                } tearDown: { _ in
                     recorder.record("teardown stuck")
                     try await Task.sleep(for: .seconds(3_600))
                 },
@@ -112,7 +116,8 @@ import Testing
     @Test func mainActorStepsRunOnTheMainActor() async throws {
         let recorder = Recorder()
         let invoker = AppInvoker(commands: [
-            LaunchCommand.onMainActor("window") { _ in } tearDown: { _ in
+            LaunchCommand.onMainActor("window") { _ in
+            } tearDown: { _ in
                 MainActor.assertIsolated()
                 recorder.record("teardown window")
             }

@@ -1,6 +1,6 @@
+import CommandKit
 import Foundation
 import LaunchKit
-import CommandKit
 import Testing
 
 /// A clock that moves only when told to, so reports have exact times.

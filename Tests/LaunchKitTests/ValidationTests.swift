@@ -45,7 +45,9 @@ import Testing
 
     @Test func duplicateIdentifiersAreRejected() async throws {
         let recorder = Recorder()
-        let invoker = AppInvoker(commands: [recording("a", recorder), recording("b", recorder), recording("a", recorder)])
+        let invoker = AppInvoker(commands: [
+            recording("a", recorder), recording("b", recorder), recording("a", recorder),
+        ])
 
         do {
             try await invoker.run()

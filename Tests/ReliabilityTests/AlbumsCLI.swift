@@ -7,8 +7,11 @@ struct AlbumsCLI {
     var timeout: TimeInterval = 30
 
     /// Runs `albums --db <database> <arguments>`.
-    func run(_ arguments: [String], input: Data = Data(), environment: [String: String] = [:]) async throws -> ChildProcess.Result {
-        try await ChildProcess.run("albums", ["--db", database] + arguments, input: input, environment: environment, timeout: timeout)
+    func run(
+        _ arguments: [String], input: Data = Data(), environment: [String: String] = [:]
+    ) async throws -> ChildProcess.Result {
+        try await ChildProcess.run(
+            "albums", ["--db", database] + arguments, input: input, environment: environment, timeout: timeout)
     }
 
     func callAsFunction(_ arguments: String...) async throws -> ChildProcess.Result {
@@ -31,15 +34,21 @@ struct AlbumsCLI {
 
     /// Checks a failed run reports clearly: exit 1 or 2, one or more lines on stderr starting
     /// `albums:`, no crash report, nothing on stdout.
-    static func expectClearFailure(_ result: ChildProcess.Result, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectClearFailure(
+        _ result: ChildProcess.Result, _ context: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect([1, 2].contains(result.status), "\(context): \(result)", sourceLocation: sourceLocation)
         #expect(result.error.hasPrefix("albums: "), "\(context): \(result)", sourceLocation: sourceLocation)
         #expect(result.error.hasSuffix("\n"), "\(context): \(result)", sourceLocation: sourceLocation)
-        #expect(!result.error.contains("Fatal error") && !result.error.contains("Stack dump"), "\(context): \(result)", sourceLocation: sourceLocation)
+        #expect(
+            !result.error.contains("Fatal error") && !result.error.contains("Stack dump"), "\(context): \(result)",
+            sourceLocation: sourceLocation)
     }
 
     /// Checks a run neither crashed nor hung.
-    static func expectNoCrash(_ result: ChildProcess.Result, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    static func expectNoCrash(
+        _ result: ChildProcess.Result, _ context: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         #expect(!result.timedOut, "\(context): hung: \(result)", sourceLocation: sourceLocation)
         #expect(!result.wasSignaled, "\(context): crashed: \(result)", sourceLocation: sourceLocation)
         #expect(!result.error.contains("Fatal error"), "\(context): \(result)", sourceLocation: sourceLocation)

@@ -16,7 +16,10 @@ import Testing
             }
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            tree[name] = isFolder.boolValue ? "folder" : String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data(), as: UTF8.self)
+            tree[name] =
+                isFolder.boolValue
+                ? "folder"
+                : String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: path))) ?? Data(), as: UTF8.self)
         }
         return tree
     }
@@ -61,7 +64,9 @@ import Testing
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
         let result = try await cli("export", link)
         AlbumsCLI.expectNoCrash(result, "export over a symlink")
-        #expect(try String(contentsOfFile: victim, encoding: .utf8) == "precious", "export followed a link the user did not name")
+        #expect(
+            try String(contentsOfFile: victim, encoding: .utf8) == "precious",
+            "export followed a link the user did not name")
         if result.status != 0 { AlbumsCLI.expectClearFailure(result, "export over a symlink") }
     }
 

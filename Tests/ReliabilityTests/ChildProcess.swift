@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -48,7 +49,8 @@ struct ChildProcess {
         environment: [String: String] = [:],
         timeout: TimeInterval = 30
     ) async throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reliability-io-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reliability-io-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let outputURL = folder.appendingPathComponent("stdout")
@@ -59,7 +61,8 @@ struct ChildProcess {
         _ = FileManager.default.createFile(atPath: inputURL.path, contents: input)
 
         let process = Process()
-        process.executableURL = product.hasPrefix("/") ? URL(fileURLWithPath: product) : productsFolder.appendingPathComponent(product)
+        process.executableURL =
+            product.hasPrefix("/") ? URL(fileURLWithPath: product) : productsFolder.appendingPathComponent(product)
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         merged["ALBUMS_DB"] = nil
@@ -101,7 +104,8 @@ struct ChildProcess {
 
     /// A fresh temporary folder; the caller removes it.
     static func makeFolder(_ label: String) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reliability-\(label)-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reliability-\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

@@ -60,19 +60,31 @@ import Testing
                 #expect(result.error.contains("lock") || result.error.contains("busy"), "\(title): \(result)")
             }
         }
-        let titles = try JSONDecoder().decode([Export].self, from: Data(try await cli("export").output.utf8)).map(\.title)
-        #expect(titles.count == baseline + acknowledged.count, "\(titles.count) albums for \(acknowledged.count) acknowledged adds")
+        let titles = try JSONDecoder().decode([Export].self, from: Data(try await cli("export").output.utf8)).map(
+            \.title)
+        #expect(
+            titles.count == baseline + acknowledged.count,
+            "\(titles.count) albums for \(acknowledged.count) acknowledged adds")
         let added = titles.filter { $0.hasPrefix("w") && $0.contains("-") }
-        #expect(Set(added) == acknowledged, "acknowledged but missing: \(acknowledged.subtracting(added).sorted().prefix(10))")
-        #expect(added.count == Set(added).count, "applied twice: \(Dictionary(grouping: added) { $0 }.filter { $0.value.count > 1 }.keys.sorted().prefix(10))")
+        #expect(
+            Set(added) == acknowledged,
+            "acknowledged but missing: \(acknowledged.subtracting(added).sorted().prefix(10))")
+        #expect(
+            added.count == Set(added).count,
+            "applied twice: \(Dictionary(grouping: added) { $0 }.filter { $0.value.count > 1 }.keys.sorted().prefix(10))"
+        )
         let history = try JSONDecoder().decode(History.self, from: Data(try await cli("--json", "history").output.utf8))
         let steps = history.steps.filter { $0.text.hasPrefix("Add “w") }
-        #expect(steps.count == acknowledged.count && steps.allSatisfy(\.done), "\(steps.count) history steps for \(acknowledged.count) adds")
+        #expect(
+            steps.count == acknowledged.count && steps.allSatisfy(\.done),
+            "\(steps.count) history steps for \(acknowledged.count) adds")
         #expect(Set(steps.map { String($0.text.dropFirst(5).dropLast()) }) == acknowledged)
         let db = try Database.openStore(path: cli.database, schemas: [])
         defer { db.close() }
         try db.checkIntegrity()
-        print("ConcurrentWritersTests: \(writers) writers × \(adds) adds: \(acknowledged.count) acknowledged, \(all.count - acknowledged.count) refused (lock timeout), all present once, history agrees")
+        print(
+            "ConcurrentWritersTests: \(writers) writers × \(adds) adds: \(acknowledged.count) acknowledged, \(all.count - acknowledged.count) refused (lock timeout), all present once, history agrees"
+        )
     }
 
     @Test func aWriterThatCannotGetTheLockSaysSo() async throws {

@@ -67,16 +67,22 @@ struct DamageGenerator {
             let bit = Int(random.next() % 8)
             var bytes = original
             bytes[offset] ^= UInt8(1 << bit)
-            damages.append(Damage(name: String(format: "bitflip-%04d-at-%d-b%d", flip, offset, bit), content: .file(bytes)))
+            damages.append(
+                Damage(name: String(format: "bitflip-%04d-at-%d-b%d", flip, offset, bit), content: .file(bytes)))
         }
         for page in 0..<pages {
             damages.append(Damage(name: "truncate-page-\(page)", content: .file(original.prefix(page * pageSize))))
-            damages.append(Damage(name: "truncate-mid-page-\(page)", content: .file(original.prefix(page * pageSize + pageSize / 2))))
+            damages.append(
+                Damage(
+                    name: "truncate-mid-page-\(page)", content: .file(original.prefix(page * pageSize + pageSize / 2))))
             var zeroed = original
-            zeroed.replaceSubrange(page * pageSize..<min(size, (page + 1) * pageSize), with: Data(count: min(size, (page + 1) * pageSize) - page * pageSize))
+            zeroed.replaceSubrange(
+                page * pageSize..<min(size, (page + 1) * pageSize),
+                with: Data(count: min(size, (page + 1) * pageSize) - page * pageSize))
             damages.append(Damage(name: "zero-page-\(page)", content: .file(zeroed)))
             var scrambled = original
-            let start = page * pageSize + (page == 0 ? 100 : 0)  // a b-tree page header: after the file header on page 1
+            // A b-tree page header: after the file header on page 1.
+            let start = page * pageSize + (page == 0 ? 100 : 0)
             for offset in start..<min(size, start + 12) { scrambled[offset] = UInt8(truncatingIfNeeded: random.next()) }
             damages.append(Damage(name: "scramble-page-header-\(page)", content: .file(scrambled)))
         }

@@ -22,7 +22,8 @@ import Testing
         configuration.createIfMissing = false
         let raw = try Database(path: path, configuration: configuration)
         try raw.execute("PRAGMA writable_schema = ON")
-        try raw.execute("UPDATE sqlite_master SET sql = replace(sql, '(sort_key)', '(year)') WHERE name = ?", ["album_by_sort_key"])
+        try raw.execute(
+            "UPDATE sqlite_master SET sql = replace(sql, '(sort_key)', '(year)') WHERE name = ?", ["album_by_sort_key"])
         raw.close()
         let before = try DamagedStoreTests.contents(of: folder.path)
         for arguments in [["list"], ["history"], ["add", "--title", "T", "--artist", "A"], ["delete", "1"], ["undo"]] {

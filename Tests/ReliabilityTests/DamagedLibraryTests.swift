@@ -18,15 +18,19 @@ import Testing
     }
 
     static let readCommands: [[String]] = [["list"], ["history"], ["export"], ["show", "1"], ["--json", "list"]]
-    static let writeCommands: [[String]] = [["add", "--title", "After", "--artist", "Damage"], ["undo"], ["redo"], ["edit", "1", "--title", "Edited"]]
+    static let writeCommands: [[String]] = [
+        ["add", "--title", "After", "--artist", "Damage"], ["undo"], ["redo"], ["edit", "1", "--title", "Edited"],
+    ]
 
     /// A real library made by the CLI: an import, then edits, moves, deletes and an undo.
     static func makeLibrary(at path: String, in folder: String) async throws -> DamageGenerator {
         let cli = AlbumsCLI(database: path)
         let seedFile = folder + "/seed.json"
         try AlbumsCLI.importFile(count: 60, padding: 120).write(to: URL(fileURLWithPath: seedFile))
-        for arguments in [["import", seedFile], ["edit", "3", "--title", "Third"], ["move", "1", "9"], ["delete", "4"],
-                          ["add", "--title", "Blue", "--artist", "Joni Mitchell"], ["undo"]] {
+        for arguments in [
+            ["import", seedFile], ["edit", "3", "--title", "Third"], ["move", "1", "9"], ["delete", "4"],
+            ["add", "--title", "Blue", "--artist", "Joni Mitchell"], ["undo"],
+        ] {
             let result = try await cli.run(arguments)
             #expect(result.status == 0, "\(arguments): \(result)")
         }
@@ -58,7 +62,9 @@ import Testing
         defer {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: scratch + suffix) }
         }
-        guard (try? data.write(to: URL(fileURLWithPath: scratch))) != nil, let versions = schemaVersions(scratch) else { return false }
+        guard (try? data.write(to: URL(fileURLWithPath: scratch))) != nil, let versions = schemaVersions(scratch) else {
+            return false
+        }
         return original.contains { identifier, version in (versions[identifier] ?? version) < version }
     }
 
@@ -70,7 +76,8 @@ import Testing
         guard let rows = try? db.fetchAll("SELECT identifier, version FROM commandstore_schema") else { return nil }
         var versions: [String: Int] = [:]
         for row in rows {
-            guard let identifier = try? row.decode(String.self, at: 0), let version = try? row.decode(Int.self, at: 1) else { return nil }
+            guard let identifier = try? row.decode(String.self, at: 0), let version = try? row.decode(Int.self, at: 1)
+            else { return nil }
             versions[identifier] = version
         }
         return versions
@@ -88,7 +95,8 @@ import Testing
         var failures = 0
         var upgraded = 0
         for damage in damages {
-            let olderSchema = Self.recordsOlderSchema(damage, original: currentVersions, scratch: work.path + "/probe.db")
+            let olderSchema = Self.recordsOlderSchema(
+                damage, original: currentVersions, scratch: work.path + "/probe.db")
             let folder = work.path + "/" + damage.name
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
             defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -112,7 +120,9 @@ import Testing
                     upgraded += 1
                     let db = try Database.openStore(path: path, schemas: [])
                     defer { db.close() }
-                    #expect(throws: Never.self, "\(context), \(arguments): migrated into a damaged library") { try db.checkIntegrity() }
+                    #expect(throws: Never.self, "\(context), \(arguments): migrated into a damaged library") {
+                        try db.checkIntegrity()
+                    }
                 } else {
                     #expect(after == before, "\(context), \(arguments): the files changed")
                 }
@@ -126,16 +136,22 @@ import Testing
                     // It worked: the library must be consistent and still readable.
                     let db = try Database.openStore(path: path, schemas: [])
                     defer { db.close() }
-                    #expect(throws: Never.self, "\(context), \(arguments) worked on a damaged library") { try db.checkIntegrity() }
+                    #expect(throws: Never.self, "\(context), \(arguments) worked on a damaged library") {
+                        try db.checkIntegrity()
+                    }
                     #expect(try await cli("list").status == 0, "\(context), \(arguments): list fails after it")
                 } else {
                     failures += 1
                     AlbumsCLI.expectClearFailure(result, "\(context), \(arguments)")
-                    #expect(try DamagedStoreTests.contents(of: folder) == before, "\(context), \(arguments) failed and changed the files")
+                    #expect(
+                        try DamagedStoreTests.contents(of: folder) == before,
+                        "\(context), \(arguments) failed and changed the files")
                 }
             }
         }
-        print("DamagedLibraryTests: \(damages.count) damaged copies (seed \(Self.seed)), \(runs) CLI runs, \(failures) refused clearly, \(upgraded) reads migrated an older recorded schema, no crash or hang")
+        print(
+            "DamagedLibraryTests: \(damages.count) damaged copies (seed \(Self.seed)), \(runs) CLI runs, \(failures) refused clearly, \(upgraded) reads migrated an older recorded schema, no crash or hang"
+        )
         #expect(damages.count >= (Self.isSanitized ? 20 : 150))
     }
 }

@@ -10,9 +10,12 @@ import Testing
 /// pages of the damaged file (DamagedLibraryTests found it). `openStore` now checks integrity before
 /// it migrates an existing file.
 @Suite struct DamagedMigrationTests {
-    static let notes = Schema(identifier: "notes", migrations: [
-        Migration(version: 1, name: "notes", sql: "CREATE TABLE IF NOT EXISTS note (id INTEGER PRIMARY KEY, body TEXT)"),
-    ])
+    static let notes = Schema(
+        identifier: "notes",
+        migrations: [
+            Migration(
+                version: 1, name: "notes", sql: "CREATE TABLE IF NOT EXISTS note (id INTEGER PRIMARY KEY, body TEXT)")
+        ])
 
     @Test func aSchemaRowRenamedByDamageIsNotMigratedAgain() throws {
         let folder = try ChildProcess.makeFolder("damaged-migration")

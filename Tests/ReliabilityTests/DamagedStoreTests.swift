@@ -16,7 +16,9 @@ import Testing
         for name in try FileManager.default.contentsOfDirectory(atPath: folder) where !name.hasSuffix("-shm") {
             var isFolder: ObjCBool = false
             _ = FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder)
-            contents[name] = isFolder.boolValue ? Data("<folder>".utf8) : try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
+            contents[name] =
+                isFolder.boolValue
+                ? Data("<folder>".utf8) : try Data(contentsOf: URL(fileURLWithPath: folder + "/" + name))
         }
         return contents
     }
@@ -69,11 +71,13 @@ import Testing
         let wal = try Data(contentsOf: URL(fileURLWithPath: other + "-wal"))
         db.close()
         let foreignPath = folder + "/foreign.db"
-        let foreign = try Database(path: foreignPath, configuration: {
-            var configuration = Database.Configuration()
-            configuration.createIfMissing = true
-            return configuration
-        }())
+        let foreign = try Database(
+            path: foreignPath,
+            configuration: {
+                var configuration = Database.Configuration()
+                configuration.createIfMissing = true
+                return configuration
+            }())
         try foreign.execute("CREATE TABLE photo (id INTEGER PRIMARY KEY, caption TEXT)")
         try foreign.execute("INSERT INTO photo (caption) VALUES (?)", ["a photo"])
         foreign.close()
@@ -104,16 +108,23 @@ import Testing
                 worked += 1
             case .refused(let message):
                 refused += 1
-                #expect(message.contains("library.db"), "seed \(Self.seed), \(damage.name), \(phase): message does not name the file: \(message)")
+                #expect(
+                    message.contains("library.db"),
+                    "seed \(Self.seed), \(damage.name), \(phase): message does not name the file: \(message)")
                 #expect(!message.contains("UNEXPECTED"), "seed \(Self.seed), \(damage.name), \(phase): \(message)")
                 if phase != "write" {
                     let after = try Self.contents(of: folder)
-                    #expect(after == before, "seed \(Self.seed), \(damage.name): refused in \(phase) (\(message)) but the files changed: \(before.keys.sorted()) → \(after.keys.sorted())")
+                    #expect(
+                        after == before,
+                        "seed \(Self.seed), \(damage.name): refused in \(phase) (\(message)) but the files changed: \(before.keys.sorted()) → \(after.keys.sorted())"
+                    )
                 }
             }
             try FileManager.default.removeItem(atPath: folder)
         }
-        print("DamagedStoreTests: \(damages.count) damaged copies (seed \(Self.seed)): \(worked) worked, \(refused) refused")
+        print(
+            "DamagedStoreTests: \(damages.count) damaged copies (seed \(Self.seed)): \(worked) worked, \(refused) refused"
+        )
         #expect(refused > 0 && worked > 0)
     }
 }

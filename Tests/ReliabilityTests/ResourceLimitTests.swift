@@ -1,6 +1,7 @@
 import CommandStore
 import Foundation
 import Testing
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,7 +39,10 @@ import Glibc
         let albums = ChildProcess.productsFolder.appendingPathComponent("albums").path
         return try await ChildProcess.run(
             "/usr/bin/prlimit",
-            ["--fsize=\(limit):\(limit)", "--", "/bin/sh", "-c", "trap '' XFSZ; exec \"$0\" \"$@\"", albums, "--db", cli.database] + arguments,
+            [
+                "--fsize=\(limit):\(limit)", "--", "/bin/sh", "-c", "trap '' XFSZ; exec \"$0\" \"$@\"", albums, "--db",
+                cli.database,
+            ] + arguments,
             timeout: 60
         )
     }
@@ -91,10 +95,13 @@ import Glibc
             guard isRoot else { return try await cli.run(arguments) }
             let albums = ChildProcess.productsFolder.appendingPathComponent("albums").path
             return try await ChildProcess.run(
-                "/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", albums, "--db", cli.database] + arguments
+                "/usr/bin/setpriv",
+                ["--reuid=65534", "--regid=65534", "--clear-groups", albums, "--db", cli.database] + arguments
             )
         }
-        for arguments in [["add", "--title", "T", "--artist", "A"], ["delete", "1"], ["undo"], ["edit", "1", "--title", "X"]] {
+        for arguments in [
+            ["add", "--title", "T", "--artist", "A"], ["delete", "1"], ["undo"], ["edit", "1", "--title", "X"],
+        ] {
             let result = try await run(arguments)
             AlbumsCLI.expectNoCrash(result, "read-only \(arguments)")
             AlbumsCLI.expectClearFailure(result, "read-only \(arguments)")
@@ -119,7 +126,10 @@ import Glibc
         AlbumsCLI.expectClearFailure(imported, "1 MB title import")
         // argv holds at most 128 KiB per argument: the largest title a command line can carry.
         let long = String(repeating: "y", count: 100_000)
-        for arguments in [["add", "--title", long, "--artist", "A"], ["edit", "1", "--title", long], ["add", "--title", "T", "--artist", long]] {
+        for arguments in [
+            ["add", "--title", long, "--artist", "A"], ["edit", "1", "--title", long],
+            ["add", "--title", "T", "--artist", long],
+        ] {
             let result = try await cli.run(arguments)
             AlbumsCLI.expectNoCrash(result, "100 kB field")
             AlbumsCLI.expectClearFailure(result, "100 kB field")
@@ -135,7 +145,8 @@ import Glibc
         let before = try await Self.exported(cli)
         // In an import file: refused, nothing changes.
         let file = folder.appendingPathComponent("bad.json")
-        try Data("[{\"title\":\"ok \u{FF}".utf8.dropLast(2) + [0xFF, 0xFE] + Data("\",\"artist\":\"A\"}]".utf8)).write(to: file)
+        try Data("[{\"title\":\"ok \u{FF}".utf8.dropLast(2) + [0xFF, 0xFE] + Data("\",\"artist\":\"A\"}]".utf8)).write(
+            to: file)
         let imported = try await cli("import", file.path)
         AlbumsCLI.expectClearFailure(imported, "invalid UTF-8 import")
         #expect(try await Self.exported(cli) == before)
@@ -143,7 +154,11 @@ import Glibc
         // decodes argv with U+FFFD for bad bytes, so the library holds valid UTF-8.
         let albums = ChildProcess.productsFolder.appendingPathComponent("albums").path
         let added = try await ChildProcess.run(
-            "/bin/sh", ["-c", "exec \"$0\" --db \"$1\" add --title \"$(printf 'bad\\377\\376title')\" --artist A", albums, cli.database]
+            "/bin/sh",
+            [
+                "-c", "exec \"$0\" --db \"$1\" add --title \"$(printf 'bad\\377\\376title')\" --artist A", albums,
+                cli.database,
+            ]
         )
         AlbumsCLI.expectNoCrash(added, "invalid UTF-8 argument")
         if added.status == 0 {
@@ -159,7 +174,8 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: folder) }
         let cli = AlbumsCLI(database: folder.path + "/library.db")
         let hostile = "Clear\u{1B}[2J\u{1B}]0;owned\u{07}Bell\rReturn\nLine\u{0}Nul\u{7F}Del\u{9B}31mCSI\u{202E}RTL"
-        let added = try await cli("add", "--title", hostile.replacingOccurrences(of: "\u{0}", with: ""), "--artist", "Tab\there")
+        let added = try await cli(
+            "add", "--title", hostile.replacingOccurrences(of: "\u{0}", with: ""), "--artist", "Tab\there")
         #expect(added.status == 0, "\(added)")
         for arguments in [["list"], ["show", "6"], ["history"], ["undo"], ["redo"]] {
             let result = try await cli.run(arguments)
@@ -167,10 +183,14 @@ import Glibc
             let unsafe = result.output.unicodeScalars.filter {
                 ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}"
             }
-            #expect(unsafe.isEmpty, "\(arguments) printed control characters: \(unsafe.map { String($0.value, radix: 16) })")
+            #expect(
+                unsafe.isEmpty, "\(arguments) printed control characters: \(unsafe.map { String($0.value, radix: 16) })"
+            )
         }
         let stored = try await Self.exported(cli).last
-        #expect(stored?.title == hostile.replacingOccurrences(of: "\u{0}", with: ""), "not stored faithfully: \(String(describing: stored))")
+        #expect(
+            stored?.title == hostile.replacingOccurrences(of: "\u{0}", with: ""),
+            "not stored faithfully: \(String(describing: stored))")
         #expect(stored?.artist == "Tab\there")
     }
 }

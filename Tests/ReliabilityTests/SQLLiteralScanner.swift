@@ -16,7 +16,8 @@ struct SQLLiteralScanner {
 
     /// SQL statements start with one of these words, in capitals as this code base writes them.
     private static let sqlPattern = try! NSRegularExpression(
-        pattern: #"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|PRAGMA|DROP|ALTER|SAVEPOINT|RELEASE|ROLLBACK|BEGIN|COMMIT|VACUUM|ATTACH|REPLACE)\b"#
+        pattern:
+            #"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|PRAGMA|DROP|ALTER|SAVEPOINT|RELEASE|ROLLBACK|BEGIN|COMMIT|VACUUM|ATTACH|REPLACE)\b"#
     )
 
     static func isSQL(_ text: String) -> Bool {
@@ -76,7 +77,8 @@ struct SQLLiteralScanner {
             var j = i
             while j < chars.count, chars[j] == " " { j += 1 }
             let concatenated = j < chars.count && chars[j] == "+" && (j + 1 < chars.count && chars[j + 1] != "=")
-            literals.append(Literal(text: text, interpolations: interpolations, line: startLine, isConcatenated: concatenated))
+            literals.append(
+                Literal(text: text, interpolations: interpolations, line: startLine, isConcatenated: concatenated))
         }
         return literals
     }

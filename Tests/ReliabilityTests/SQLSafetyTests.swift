@@ -37,16 +37,22 @@ import Testing
                 let name = (file as NSString).lastPathComponent
                 for literal in SQLLiteralScanner.sqlLiterals(in: source) {
                     sqlLiterals += 1
-                    for expression in literal.interpolations where Self.allowedInterpolations["\(name): \(expression)"] == nil {
-                        findings.append("\(module)/\(file):\(literal.line): SQL interpolates \\(\(expression)): \(literal.text.prefix(100))")
+                    for expression in literal.interpolations
+                    where Self.allowedInterpolations["\(name): \(expression)"] == nil {
+                        findings.append(
+                            "\(module)/\(file):\(literal.line): SQL interpolates \\(\(expression)): \(literal.text.prefix(100))"
+                        )
                     }
                     if literal.isConcatenated {
-                        findings.append("\(module)/\(file):\(literal.line): SQL joined with +: \(literal.text.prefix(100))")
+                        findings.append(
+                            "\(module)/\(file):\(literal.line): SQL joined with +: \(literal.text.prefix(100))")
                     }
                 }
             }
         }
-        #expect(findings.isEmpty, "SQL built from values (bind a ? parameter instead):\n\(findings.joined(separator: "\n"))")
+        #expect(
+            findings.isEmpty, "SQL built from values (bind a ? parameter instead):\n\(findings.joined(separator: "\n"))"
+        )
         // The scan must have seen the store's SQL, or it proves nothing.
         #expect(sqlLiterals >= 20, "only \(sqlLiterals) SQL literals found: is the scanner reading Sources?")
     }

@@ -3,9 +3,13 @@ import Foundation
 
 /// A small receiver for store-level tests: named items with a text body, and their commands.
 final class Shelf {
-    static let schema = Schema(identifier: "shelf", migrations: [
-        Migration(version: 1, name: "items", sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL, body TEXT NOT NULL)"),
-    ])
+    static let schema = Schema(
+        identifier: "shelf",
+        migrations: [
+            Migration(
+                version: 1, name: "items",
+                sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL, body TEXT NOT NULL)")
+        ])
 
     static var registry: CommandRegistry<Shelf> {
         var registry = CommandRegistry<Shelf>()
@@ -33,7 +37,10 @@ final class Shelf {
         defer { db.close() }
         let history = try DurableHistory(database: db, receiver: Shelf(database: db), registry: registry)
         for number in 0..<count {
-            try history.push(AddItem(id: number + 1, name: "item \(number)", body: String(repeating: "abcdefghij", count: bodySize / 10)))
+            try history.push(
+                AddItem(
+                    id: number + 1, name: "item \(number)", body: String(repeating: "abcdefghij", count: bodySize / 10))
+            )
         }
         if count > 2 { try history.undo() }
     }

@@ -38,7 +38,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let library = folder.path + "/library.db"
         try Shelf.makeStore(at: library, count: 40)
-        try Self.crashedStore(at: folder.path + "/other.db", items: 1, walItems: 5, copyTo: folder.path + "/other-copy.db")
+        try Self.crashedStore(
+            at: folder.path + "/other.db", items: 1, walItems: 5, copyTo: folder.path + "/other-copy.db")
         try FileManager.default.copyItem(atPath: folder.path + "/other-copy.db-wal", toPath: library + "-wal")
         let before = try Data(contentsOf: URL(fileURLWithPath: library))
         let logBefore = try Data(contentsOf: URL(fileURLWithPath: library + "-wal"))
@@ -61,7 +62,8 @@ import Testing
     @Test func logWithoutItsDatabaseIsRefused() async throws {
         let folder = try ChildProcess.makeFolder("wal-orphan")
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Self.crashedStore(at: folder.path + "/other.db", items: 1, walItems: 5, copyTo: folder.path + "/other-copy.db")
+        try Self.crashedStore(
+            at: folder.path + "/other.db", items: 1, walItems: 5, copyTo: folder.path + "/other-copy.db")
         let library = folder.path + "/library.db"
         try FileManager.default.copyItem(atPath: folder.path + "/other-copy.db-wal", toPath: library + "-wal")
         var configuration = Database.Configuration()

@@ -64,7 +64,10 @@ public enum BrowserScreen: Sendable {
             lines += details(state.currentAlbum)
         }
         // The toolbar, keys and status sit at the bottom when there is room, right after otherwise.
-        let footer = [toolbar(state.toolbar, width: width), keysLine(formOpen: state.form != nil), [Span(" " + DisplayText.sanitized(state.status ?? ""))]]
+        let footer = [
+            toolbar(state.toolbar, width: width), keysLine(formOpen: state.form != nil),
+            [Span(" " + DisplayText.sanitized(state.status ?? ""))],
+        ]
         while lines.count < height - footer.count {
             lines.append([])
         }
@@ -116,7 +119,10 @@ public enum BrowserScreen: Sendable {
     private static func details(_ album: Album?) -> [Line] {
         guard let album else { return [] }
         func row(_ label: String, _ value: String) -> Line {
-            [Span("   " + label.padding(toLength: 8, withPad: " ", startingAt: 0), .bold), Span(DisplayText.sanitized(value))]
+            [
+                Span("   " + label.padding(toLength: 8, withPad: " ", startingAt: 0), .bold),
+                Span(DisplayText.sanitized(value)),
+            ]
         }
         return [
             row("Artist", album.artist),

@@ -150,7 +150,8 @@ final class LibraryWindow {
         let shown = state.currentAlbum
         change(currentID: album.id) {
             // Right after the album on screen, found by id (another process may have changed the library).
-            let position = try shown.flatMap { try session.library.position(of: $0.id) }.map { $0 + 1 }
+            let position =
+                try shown.flatMap { try session.library.position(of: $0.id) }.map { $0 + 1 }
                 ?? (try session.library.count() + 1)
             try session.add(album, at: position)
             return "Added \(DisplayText.quoted(album.title)) (position \(position))"

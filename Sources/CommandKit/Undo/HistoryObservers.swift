@@ -97,4 +97,3 @@ package final class HistoryObservers {
 
 @available(*, unavailable)
 extension HistoryObservers: Sendable {}
-

@@ -1,4 +1,3 @@
-
 @testable import CommandKit
 
 /// A thread-safe flag for observation callbacks (which are `@Sendable`).
