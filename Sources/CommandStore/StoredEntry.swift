@@ -65,10 +65,19 @@ struct StoredEntry: Codable, Equatable {
                 payload: try encoder.encode(stored)
             )
         case .stored(let stored, let decoding):
-            self = stored
-            // Read without its payload: fetch it, the row is about to be written whole.
-            if stored.payload == nil { payload = try decoding.payload() }
+            self = try Self.withPayload(stored, decoding)
         }
+    }
+
+    /// `stored`, its payload read if it was read without (the row is about to be written whole).
+    ///
+    /// Apart from the initializer: inline, it cost the initializer a copy of every entry it stores.
+    @inline(never)
+    private static func withPayload(_ stored: StoredEntry, _ decoding: Decoding) throws -> StoredEntry {
+        guard stored.payload == nil else { return stored }
+        var complete = stored
+        complete.payload = try decoding.payload()
+        return complete
     }
 
     private enum CodingKeys: String, CodingKey {
