@@ -250,6 +250,39 @@ struct Counted: PersistentCommand {
         #expect(try f.list.values().isEmpty)
     }
 
+    @Test func aMacroOfManyChildrenShowsItsTextWithoutItsChildren() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("h.sqlite")
+        do {
+            let f = try open(path)
+            try f.history.beginMacro("Import")
+            for value in 1...1000 { try f.history.push(Append(value: value)) }
+            try f.history.endMacro()
+            f.db.close()
+        }
+        do {
+            let f = try open(path)
+            #expect(f.history.undoText == "Import")
+            try f.history.undo()
+            #expect(try f.list.values().isEmpty)
+            #expect(f.history.redoText == "Import")
+            try f.history.redo()
+            #expect(try f.list.values() == Array(1...1000))
+            f.db.close()
+        }
+        let f = try open(path)
+        try f.db.execute("UPDATE commandstore_history_entry SET payload = NULL WHERE kind IS NULL AND text = 'Import'")
+        try f.history.reload()
+        #expect(f.history.undoText == "Import")
+        #expect(try f.history.text(at: 0) == "Import")
+        #expect { try f.history.undo() } throws: { error in
+            (error as? StoreError)?.code == .corruptDatabase
+                && (error as? StoreError)?.message.contains("entry 0 ") == true
+        }
+        #expect(try f.list.values().count == 1000)
+    }
+
     @Test func aRolledBackCallForgetsRowsReadForTheirTexts() throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
