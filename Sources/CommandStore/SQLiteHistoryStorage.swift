@@ -349,7 +349,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
     ///   - position: The entry's position, for messages.
     /// - Returns: The payload.
     /// - Throws: ``StoreError`` (`corruptDatabase`) when the row is gone or its payload is not a
-    ///   blob (NULL, as in a damaged file); a database error when reading fails.
+    ///   blob (NULL or text, as in a damaged file); a database error when reading fails.
     func payload(at sequence: Int64, position: Int) throws -> Data {
         guard let row = try selectPayload.fetchOne([sequence]) else {
             throw StoreError(
@@ -359,9 +359,10 @@ final class SQLiteHistoryStorage: HistoryStorage {
             )
         }
         guard case .blob(let payload) = row[0] else {
+            let problem = row[0].isNull ? "without its data" : "whose data is not a blob"
             throw StoreError(
                 .corruptDatabase,
-                "\(database.path) has durable history entry \(position) (sequence \(sequence)) without its data",
+                "\(database.path) has durable history entry \(position) (sequence \(sequence)) \(problem)",
                 path: database.path
             )
         }

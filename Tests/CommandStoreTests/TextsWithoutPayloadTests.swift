@@ -164,6 +164,15 @@ struct Counted: PersistentCommand {
         #expect { try f.history.verifyEntries() } throws: { isMissingData($0, 0) }
         #expect(f.history.index == 2)
         #expect(try f.list.values() == [1, 2])
+        // Text where a blob belongs: damage as well.
+        try f.db.execute("UPDATE commandstore_history_entry SET payload = '{}' WHERE kind IS NOT NULL")
+        try f.history.reload()
+        #expect(try f.history.text(at: 1) == "Append 2")
+        #expect { try f.history.undo() } throws: { error in
+            guard let error = error as? StoreError else { return false }
+            return error.code == .corruptDatabase
+                && error.message.contains("entry 1 (sequence 1) whose data is not a blob")
+        }
     }
 
     @Test func textsOfRowsWithDamagedPayloadReadFineAndUndoReportsIt() throws {
