@@ -8,7 +8,8 @@ import Foundation
 /// entries without run-time metadata look-ups.
 /// An entry read from the file starts `.stored`: its texts, merge ID and significance come from
 /// its row, and its command is decoded only when it runs or merges. So reading texts never fails,
-/// and an unknown kind is reported by the undo or redo that needs it.
+/// and an unknown kind is reported by the undo or redo that needs it. Its payload is not even read
+/// until then (see ``Decoding/payload()``): listing the texts of a history costs the texts.
 struct DurableEntry: HistoryEntry {
     enum Content {
         case command(any BoundCommand)
@@ -60,8 +61,9 @@ struct DurableEntry: HistoryEntry {
 
     /// Decodes a stored entry in place (no effect on decoded ones).
     mutating func decode() throws {
-        guard case .stored(let stored, let decoding) = content else { return }
+        guard case .stored(var stored, let decoding) = content else { return }
         do {
+            if stored.payload == nil { stored.payload = try decoding.payload() }
             self = try stored.decode(
                 with: decoding.commands,
                 decoder: JSONDecoder(),
@@ -112,11 +114,30 @@ struct DurableEntry: HistoryEntry {
 }
 
 /// What a stored entry needs to decode itself: the registered command types bound to the receiver,
-/// and where the entry is (for messages: "/path: history entry 3").
+/// where the entry is (for messages: "/path: history entry 3"), and where its payload is when it
+/// was read without it.
 struct Decoding {
     let commands: BoundCommandDecoder
     /// The database file.
     let path: String
     /// The entry's position when it was read (the storage forgets read entries when positions shift).
     let position: Int
+    /// The storage that read the entry. Weak: the storage's cache holds entries, which hold this.
+    weak var storage: SQLiteHistoryStorage?
+    /// The entry's row.
+    let sequence: Int64
+
+    /// Reads the entry's payload from its row.
+    ///
+    /// An entry read without its payload is valid as long as its position is (within the engine
+    /// operation that read it): afterwards the row may hold another entry. The storage's own
+    /// cache follows this rule (it forgets entries when rows move or are removed).
+    /// - Returns: The payload column of the entry's row.
+    /// - Throws: ``StoreError`` when the row is gone or has no payload (a damaged file).
+    func payload() throws -> Data {
+        guard let storage else {
+            preconditionFailure("\(path): history entry \(position) outlived its history")
+        }
+        return try storage.payload(at: sequence, position: position)
+    }
 }

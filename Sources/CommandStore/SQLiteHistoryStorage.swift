@@ -13,7 +13,10 @@ import Foundation
 /// only when it changed. At the top (`index == count`, the state after every push) the header
 /// stores neither: `count` follows from the entry rows (the newest sequence), so a run of pushes
 /// inserts rows and leaves the header alone. Entries are decoded one at a time, on demand, with a
-/// few kept decoded: opening reads the header and one key, whatever the length.
+/// few kept decoded: opening reads the header and one key, whatever the length. Reading an entry's
+/// texts, merge ID or significance reads its row without the payload column (which can be large,
+/// and SQLite then leaves its overflow pages alone); the payload is read when the entry must be
+/// decoded (run, merged, verified) or rewritten.
 ///
 /// The owner (``DurableHistory``) runs each engine operation in a transaction and calls ``reload()``
 /// after a rollback, since the in-memory header and cache may then be ahead of the file.
@@ -74,6 +77,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
         Int(UInt64(bitPattern: sequence) % UInt64(cacheSlots))
     }
 
+    /// `stored.payload` is `nil` when the row was read for its texts only (then `entry` is
+    /// `.stored` without a payload too); ``loadWithPayload(at:)`` completes both.
     private struct CachedEntry {
         let sequence: Int64
         let entry: Entry
@@ -88,7 +93,9 @@ final class SQLiteHistoryStorage: HistoryStorage {
     @exclusivity(unchecked) private var dataVersion: UInt32?
     private let selectNewestSequence: Statement
     private let updateHeader: Statement
+    /// Every column of an entry row but its payload.
     private let selectEntry: Statement
+    private let selectPayload: Statement
     private let insertEntry: Statement
     private let updateEntry: Statement
     private let deleteFrom: Statement
@@ -114,9 +121,11 @@ final class SQLiteHistoryStorage: HistoryStorage {
             WHERE sequence = \(StoreSchema.headerSequence)
             """
         )
+        // The payload comes after these columns in the row: SQLite reads them without reading it.
         selectEntry = try database.prepare(
-            "SELECT kind, version, text, action_text, merge_id, significant, payload FROM commandstore_history_entry WHERE sequence = ?"
+            "SELECT kind, version, text, action_text, merge_id, significant FROM commandstore_history_entry WHERE sequence = ?"
         )
+        selectPayload = try database.prepare("SELECT payload FROM commandstore_history_entry WHERE sequence = ?")
         insertEntry = try database.prepare(
             """
             INSERT INTO commandstore_history_entry (kind, version, text, action_text, merge_id, significant, payload, sequence)
@@ -283,7 +292,10 @@ final class SQLiteHistoryStorage: HistoryStorage {
         cache[Self.cacheSlot(of: sequence)] = CachedEntry(sequence: sequence, entry: entry, stored: stored)
     }
 
-    /// The entry and its stored form at a position.
+    /// The entry and its stored form at a position, read without the payload on a cache miss.
+    ///
+    /// The entry is `.stored` then: enough for its texts, merge ID and significance; decoding it
+    /// reads the payload (``payload(at:position:)``).
     private func load(at position: Int) throws -> (entry: Entry, stored: StoredEntry) {
         precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
         let sequence = sequence(at: position)
@@ -305,12 +317,56 @@ final class SQLiteHistoryStorage: HistoryStorage {
             actionText: try row.decode(String?.self, at: 3) ?? row.decode(String.self, at: 2),
             mergeID: try row.decode(Int?.self, at: 4),
             isSignificant: try row.decode(Bool.self, at: 5),
-            payload: try row.decode(Data.self, at: 6)
+            payload: nil
         )
-        let decoding = Decoding(commands: commands, path: database.path, position: position)
-        let entry = Entry(content: .stored(stored, decoding))
+        let entry = Entry(content: .stored(stored, decoding(at: position, sequence: sequence)))
         remember(entry, stored, at: sequence)
         return (entry, stored)
+    }
+
+    /// The entry and its stored form at a position, payload included (to run or rewrite the entry).
+    ///
+    /// Completes a cached entry read for its texts: the texts come from the cache (the same row,
+    /// since the cache is forgotten whenever rows move or the file changes), the payload is read.
+    private func loadWithPayload(at position: Int) throws -> (entry: Entry, stored: StoredEntry) {
+        var loaded = try load(at: position)
+        guard loaded.stored.payload == nil else { return loaded }
+        let sequence = sequence(at: position)
+        loaded.stored.payload = try payload(at: sequence, position: position)
+        loaded.entry = Entry(content: .stored(loaded.stored, decoding(at: position, sequence: sequence)))
+        remember(loaded.entry, loaded.stored, at: sequence)
+        return loaded
+    }
+
+    private func decoding(at position: Int, sequence: Int64) -> Decoding {
+        Decoding(commands: commands, path: database.path, position: position, storage: self, sequence: sequence)
+    }
+
+    /// The payload column of the entry row at a sequence.
+    ///
+    /// - Parameters:
+    ///   - sequence: The row's sequence number.
+    ///   - position: The entry's position, for messages.
+    /// - Returns: The payload.
+    /// - Throws: ``StoreError`` (`corruptDatabase`) when the row is gone or its payload is not a
+    ///   blob (NULL or text, as in a damaged file); a database error when reading fails.
+    func payload(at sequence: Int64, position: Int) throws -> Data {
+        guard let row = try selectPayload.fetchOne([sequence]) else {
+            throw StoreError(
+                .corruptDatabase,
+                "\(database.path) has lost durable history entry \(position) (sequence \(sequence))",
+                path: database.path
+            )
+        }
+        guard case .blob(let payload) = row[0] else {
+            let problem = row[0].isNull ? "without its data" : "whose data is not a blob"
+            throw StoreError(
+                .corruptDatabase,
+                "\(database.path) has durable history entry \(position) (sequence \(sequence)) \(problem)",
+                path: database.path
+            )
+        }
+        return payload
     }
 
     /// The row's values, in the column order of `insertEntry` and `updateEntry`, then the sequence,
@@ -324,7 +380,9 @@ final class SQLiteHistoryStorage: HistoryStorage {
         rowBuffer.append(stored.actionText == stored.text ? .null : .text(stored.actionText))
         rowBuffer.append(stored.mergeID.map { .integer(Int64($0)) } ?? .null)
         rowBuffer.append(.integer(stored.isSignificant ? 1 : 0))
-        rowBuffer.append(.blob(stored.payload))
+        // Never nil: StoredEntry(_:encoder:) reads the payload of an entry read without it. Unwrapped
+        // in place: binding it first cost every push a retain and a release.
+        rowBuffer.append(.blob(stored.payload!))
         rowBuffer.append(.integer(sequence))
         return rowBuffer
     }
@@ -358,7 +416,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
     }
 
     func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) throws -> Result {
-        let loaded = try load(at: position)
+        // With its payload: `body` runs or merges the entry, and the comparison below needs it.
+        let loaded = try loadWithPayload(at: position)
         var entry = loaded.entry
         let result = try body(&entry)
         // Most commands do not change when they run again: skip the UPDATE when the bytes agree.
