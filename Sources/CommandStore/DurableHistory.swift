@@ -120,11 +120,15 @@ public final class DurableHistory<Receiver> {
     /// The maximum number of entries kept (0: no limit); stored with the history.
     public var undoLimit: Int { storage.undoLimit }
 
-    /// The text of the entry at a position, decoding that one entry.
+    /// The text of the entry at a position, as stored with it.
+    ///
+    /// Reads the entry's row without its payload and decodes nothing, so it works for entries whose
+    /// command kind this program does not know (their undo or redo reports that).
     ///
     /// - Parameter position: A position in `0..<count`.
     /// - Returns: The entry's ``PersistentCommand/text``, or the macro's text.
-    /// - Throws: ``StoreError`` when the entry's kind is unknown or it does not decode.
+    /// - Throws: ``StoreError`` when the entry's row is missing or damaged, or a ``DatabaseError``.
+    /// - Complexity: O(1): one indexed row, its payload left unread.
     /// - Precondition: `position` is in `0..<count`.
     public func text(at position: Int) throws -> String {
         try storage.entry(at: position).text
