@@ -4,22 +4,22 @@ import Testing
 
 /// Black-box tests: each runs the built `albums` binary in separate processes on a temporary library.
 @Suite struct AlbumsCLITests {
-    private func withLibrary(_ body: (AlbumsProcess, URL) throws -> Void) throws {
+    private func withLibrary(_ body: (AlbumsProcess, URL) async throws -> Void) async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try body(AlbumsProcess(database: folder.appendingPathComponent("nested/library.sqlite").path), folder)
+        try await body(AlbumsProcess(database: folder.appendingPathComponent("nested/library.sqlite").path), folder)
     }
 
-    private func titles(_ albums: AlbumsProcess) throws -> [String] {
-        let result = try albums("--json", "list")
+    private func titles(_ albums: AlbumsProcess) async throws -> [String] {
+        let result = try await albums("--json", "list")
         try #require(result.status == 0, "\(result)")
         let rows = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]] ?? []
         return rows.compactMap { $0["title"] as? String }
     }
 
-    @Test func aNewLibraryListsTheFiveDefaults() throws {
-        try withLibrary { albums, folder in
-            let result = try albums("list")
+    @Test func aNewLibraryListsTheFiveDefaults() async throws {
+        try await withLibrary { albums, folder in
+            let result = try await albums("list")
             #expect(result.status == 0, "\(result)")
             #expect(result.error.isEmpty)
             let lines = result.output.split(separator: "\n")
@@ -28,7 +28,7 @@ import Testing
             #expect(lines[0].contains("David Bowie"))
             #expect(lines[0].contains("1992"))
             #expect(lines[4].contains("5  American Pie"))
-            #expect(
+            await #expect(
                 try titles(albums) == [
                     "Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie",
                 ])
@@ -42,76 +42,76 @@ import Testing
         }
     }
 
-    @Test func listWithoutATerminalIsTheDefaultCommand() throws {
-        try withLibrary { albums, _ in
-            let result = try albums.run(["--db", albums.database])
+    @Test func listWithoutATerminalIsTheDefaultCommand() async throws {
+        try await withLibrary { albums, _ in
+            let result = try await albums.run(["--db", albums.database])
             #expect(result.status == 0, "\(result)")
-            #expect(result.output == (try albums("list")).output)
+            await #expect(result.output == (try albums("list")).output)
         }
     }
 
-    @Test func deleteThenUndoAndRedoInSeparateProcesses() throws {
-        try withLibrary { albums, _ in
-            let before = try albums("export").output
-            let deleted = try albums("delete", "1")
+    @Test func deleteThenUndoAndRedoInSeparateProcesses() async throws {
+        try await withLibrary { albums, _ in
+            let before = try await albums("export").output
+            let deleted = try await albums("delete", "1")
             #expect(deleted.status == 0, "\(deleted)")
             #expect(deleted.output == "Deleted “Best of Bowie” (position 1)\n")
-            #expect(try titles(albums).first == "It's My Life")
+            #expect(try await titles(albums).first == "It's My Life")
 
-            let undone = try albums("undo")
+            let undone = try await albums("undo")
             #expect(undone.status == 0, "\(undone)")
             #expect(undone.output == "Undid Delete “Best of Bowie”\n")
-            #expect(try albums("export").output == before)
+            #expect(try await albums("export").output == before)
 
-            let redone = try albums("redo")
+            let redone = try await albums("redo")
             #expect(redone.status == 0, "\(redone)")
             #expect(redone.output == "Redid Delete “Best of Bowie”\n")
-            #expect(try titles(albums).count == 4)
-            #expect(!(try titles(albums)).contains("Best of Bowie"))
+            #expect(try await titles(albums).count == 4)
+            await #expect(!(try titles(albums)).contains("Best of Bowie"))
         }
     }
 
-    @Test func addEditMoveAndUndoSeveralSteps() throws {
-        try withLibrary { albums, _ in
-            let before = try albums("export").output
-            let added = try albums(
+    @Test func addEditMoveAndUndoSeveralSteps() async throws {
+        try await withLibrary { albums, _ in
+            let before = try await albums("export").output
+            let added = try await albums(
                 "add", "--title", "Blue Train", "--artist", "John Coltrane", "--genre", "Jazz", "--year", "1957",
                 "--at", "2")
             #expect(added.output == "Added “Blue Train” (position 2)\n", "\(added)")
-            let appended = try albums("add", "--title", "Kind of Blue", "--artist", "Miles Davis")
+            let appended = try await albums("add", "--title", "Kind of Blue", "--artist", "Miles Davis")
             #expect(appended.output == "Added “Kind of Blue” (position 7)\n", "\(appended)")
-            let edited = try albums("edit", "2", "--year", "1958", "--title", "Blue Train (Remaster)")
+            let edited = try await albums("edit", "2", "--year", "1958", "--title", "Blue Train (Remaster)")
             #expect(edited.output == "Edited “Blue Train (Remaster)” (position 2)\n", "\(edited)")
-            let moved = try albums("move", "1", "7")
+            let moved = try await albums("move", "1", "7")
             #expect(moved.output == "Moved “Best of Bowie” from position 1 to 7\n", "\(moved)")
-            #expect(
+            await #expect(
                 try titles(albums) == [
                     "Blue Train (Remaster)", "It's My Life", "Nothing Like The Sun", "Staring at the Sun",
                     "American Pie",
                     "Kind of Blue", "Best of Bowie",
                 ])
-            let shown = try albums("show", "1")
+            let shown = try await albums("show", "1")
             #expect(shown.output.contains("Year:     1958"))
             #expect(shown.output.contains("Genre:    Jazz"))
 
-            let undone = try albums("undo", "4")
+            let undone = try await albums("undo", "4")
             #expect(undone.status == 0, "\(undone)")
             #expect(undone.output.split(separator: "\n").count == 4)
-            #expect(try albums("export").output == before)
+            #expect(try await albums("export").output == before)
         }
     }
 
-    @Test func historyShowsEachStepAndMarksTheCurrentOne() throws {
-        try withLibrary { albums, _ in
-            _ = try albums("delete", "1")
-            _ = try albums("add", "--title", "Blue Train", "--artist", "John Coltrane")
-            _ = try albums("undo")
-            let text = try albums("history")
+    @Test func historyShowsEachStepAndMarksTheCurrentOne() async throws {
+        try await withLibrary { albums, _ in
+            _ = try await albums("delete", "1")
+            _ = try await albums("add", "--title", "Blue Train", "--artist", "John Coltrane")
+            _ = try await albums("undo")
+            let text = try await albums("history")
             #expect(text.status == 0, "\(text)")
             let lines = text.output.split(separator: "\n").map(String.init)
             #expect(lines == ["  0  Start", "> 1  Delete “Best of Bowie”", "  2  Add “Blue Train”  (undone)"])
 
-            let json = try albums("--json", "history")
+            let json = try await albums("--json", "history")
             let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
             #expect(object?["current"] as? Int == 1)
             let steps = object?["steps"] as? [[String: Any]] ?? []
@@ -120,78 +120,78 @@ import Testing
         }
     }
 
-    @Test func exportThenImportRoundTripsAsOneUndoableStep() throws {
-        try withLibrary { albums, folder in
-            _ = try albums(
+    @Test func exportThenImportRoundTripsAsOneUndoableStep() async throws {
+        try await withLibrary { albums, folder in
+            _ = try await albums(
                 "add", "--title", "Blue Train", "--artist", "John Coltrane", "--cover", "https://example.com/bt.jpg",
                 "--year", "1957")
-            _ = try albums("edit", "1", "--genre", "")
-            let exported = try albums("export")
+            _ = try await albums("edit", "1", "--genre", "")
+            let exported = try await albums("export")
             #expect(exported.status == 0)
             let file = folder.appendingPathComponent("albums.json")
-            let written = try albums("export", file.path)
+            let written = try await albums("export", file.path)
             #expect(written.output == "Exported 6 albums to \(file.path)\n")
             #expect(try String(contentsOf: file, encoding: .utf8) == exported.output)
 
             // A second library: empty it, import the file, and the export is the same.
             let other = AlbumsProcess(database: folder.appendingPathComponent("other.sqlite").path)
-            for _ in 1...5 { _ = try other("delete", "1") }
-            let imported = try other("import", file.path)
+            for _ in 1...5 { _ = try await other("delete", "1") }
+            let imported = try await other("import", file.path)
             #expect(imported.status == 0, "\(imported)")
             #expect(imported.output == "Imported 6 albums (positions 1–6)\n")
-            #expect(try other("export").output == exported.output)
+            #expect(try await other("export").output == exported.output)
 
             // One step: a single undo removes every imported album.
-            let undone = try other("undo")
+            let undone = try await other("undo")
             #expect(undone.output == "Undid Import 6 albums\n", "\(undone)")
-            #expect(try titles(other).isEmpty)
+            #expect(try await titles(other).isEmpty)
 
             // Standard input works too.
-            let fromInput = try other("import", "-", input: Data(exported.output.utf8))
+            let fromInput = try await other("import", "-", input: Data(exported.output.utf8))
             #expect(fromInput.status == 0, "\(fromInput)")
-            #expect(try other("export").output == exported.output)
+            #expect(try await other("export").output == exported.output)
         }
     }
 
-    @Test func aLargeImportWithoutATerminalPrintsNoProgress() throws {
-        try withLibrary { albums, folder in
+    @Test func aLargeImportWithoutATerminalPrintsNoProgress() async throws {
+        try await withLibrary { albums, folder in
             let many = (1...3000).map { Album(title: "Album \($0)", artist: "Artist", year: 2000) }
             let file = folder.appendingPathComponent("many.json")
             try AlbumFile.encode(many).write(to: file)
-            let result = try albums("import", file.path)
+            let result = try await albums("import", file.path)
             #expect(result.status == 0, "\(result)")
             #expect(result.output == "Imported 3000 albums (positions 6–3005)\n")
             #expect(result.error.isEmpty)
-            #expect(try albums("show", "3005").output.contains("Album 3000"))
-            #expect(try albums("undo").output == "Undid Import 3000 albums\n")
+            #expect(try await albums("show", "3005").output.contains("Album 3000"))
+            #expect(try await albums("undo").output == "Undid Import 3000 albums\n")
         }
     }
 
-    @Test func theLibraryPathComesFromTheEnvironment() throws {
+    @Test func theLibraryPathComesFromTheEnvironment() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         var viaVariable = AlbumsProcess(database: "")
         viaVariable.environment = ["ALBUMS_DB": folder.appendingPathComponent("env.sqlite").path]
-        #expect(try viaVariable.run(["delete", "1"]).status == 0)
+        #expect(try await viaVariable.run(["delete", "1"]).status == 0)
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("env.sqlite").path))
 
         var viaXDG = AlbumsProcess(database: "")
         viaXDG.environment = ["XDG_DATA_HOME": folder.appendingPathComponent("data").path]
-        #expect(try viaXDG.run(["list"]).status == 0)
+        #expect(try await viaXDG.run(["list"]).status == 0)
         #expect(
             FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/albums/library.sqlite").path))
 
         var viaHome = AlbumsProcess(database: "")
         viaHome.environment = ["HOME": folder.appendingPathComponent("home").path, "XDG_DATA_HOME": ""]
-        #expect(try viaHome.run(["list"]).status == 0)
+        #expect(try await viaHome.run(["list"]).status == 0)
         #expect(
             FileManager.default.fileExists(
                 atPath: folder.appendingPathComponent("home/.local/share/albums/library.sqlite").path))
     }
 
-    @Test func launchReportFollowsTheCommandOnStandardError() throws {
-        try withLibrary { albums, _ in
-            let result = try albums("--launch-report", "delete", "1")
+    @Test func launchReportFollowsTheCommandOnStandardError() async throws {
+        try await withLibrary { albums, _ in
+            let result = try await albums("--launch-report", "delete", "1")
             #expect(result.status == 0, "\(result)")
             #expect(result.output == "Deleted “Best of Bowie” (position 1)\n")
             for command in ["open-library", "seed-defaults", "restore-current-album"] {
@@ -199,15 +199,15 @@ import Testing
             }
             #expect(result.error.contains("critical path"))
             // Without the option, nothing on stderr.
-            #expect(try albums("list").error.isEmpty)
+            #expect(try await albums("list").error.isEmpty)
         }
     }
 
-    @Test func launchReportShowsWhereALaunchFailed() throws {
-        try withLibrary { _, folder in
+    @Test func launchReportShowsWhereALaunchFailed() async throws {
+        try await withLibrary { _, folder in
             let path = folder.appendingPathComponent("notes.txt").path
             try Data("notes".utf8).write(to: URL(fileURLWithPath: path))
-            let result = try AlbumsProcess(database: path)("--launch-report", "list")
+            let result = try await AlbumsProcess(database: path)("--launch-report", "list")
             #expect(result.status == 1)
             #expect(result.error.contains("failed"))
             #expect(result.error.contains("skipped"))
@@ -215,14 +215,14 @@ import Testing
         }
     }
 
-    @Test func helpAndVersionSucceed() throws {
-        try withLibrary { albums, _ in
-            let help = try albums.run(["--help"])
+    @Test func helpAndVersionSucceed() async throws {
+        try await withLibrary { albums, _ in
+            let help = try await albums.run(["--help"])
             #expect(help.status == 0)
             #expect(help.output.contains("USAGE: albums"))
-            let commandHelp = try albums.run(["import", "--help"])
+            let commandHelp = try await albums.run(["import", "--help"])
             #expect(commandHelp.output.contains("USAGE: albums import FILE|-"))
-            let version = try albums.run(["--version"])
+            let version = try await albums.run(["--version"])
             #expect(version.output.hasPrefix("albums "))
             #expect(!FileManager.default.fileExists(atPath: albums.database))
         }
@@ -250,46 +250,46 @@ import Testing
         (["redo"], 1, "nothing to redo"),
         (["import", "/nonexistent/albums.json"], 1, "cannot import /nonexistent/albums.json: no such file"),
     ])
-    func badInputChangesNothing(arguments: [String], status: Int32, message: String) throws {
-        try withLibrary { albums, _ in
+    func badInputChangesNothing(arguments: [String], status: Int32, message: String) async throws {
+        try await withLibrary { albums, _ in
             // Two steps done, none to redo, five albums: the history must not change either.
-            _ = try albums("add", "--title", "Setup", "--artist", "A")
-            _ = try albums("delete", "6")
-            let before = try albums.snapshot()
-            let result = try albums.run(["--db", albums.database] + arguments)
+            _ = try await albums("add", "--title", "Setup", "--artist", "A")
+            _ = try await albums("delete", "6")
+            let before = try await albums.snapshot()
+            let result = try await albums.run(["--db", albums.database] + arguments)
             #expect(result.status == status, "\(result)")
             #expect(result.output.isEmpty, "\(result)")
             #expect(result.error.hasPrefix("albums: "), "\(result)")
             #expect(result.error.contains(message), "\(result)")
             #expect(result.error.filter { $0 == "\n" }.count == 1, "\(result)")
-            #expect(try albums.snapshot() == before)
+            #expect(try await albums.snapshot() == before)
         }
     }
 
-    @Test func undoOnANewLibraryHasNothingToUndo() throws {
-        try withLibrary { albums, _ in
-            _ = try albums("list")
-            let before = try albums.snapshot()
-            let result = try albums("undo")
+    @Test func undoOnANewLibraryHasNothingToUndo() async throws {
+        try await withLibrary { albums, _ in
+            _ = try await albums("list")
+            let before = try await albums.snapshot()
+            let result = try await albums("undo")
             #expect(result.status == 1, "\(result)")
             #expect(result.error == "albums: nothing to undo\n")
-            #expect(try albums.snapshot() == before)
+            #expect(try await albums.snapshot() == before)
         }
     }
 
-    @Test func undoAndRedoOfMoreStepsThanThereAreChangeNothing() throws {
-        try withLibrary { albums, _ in
-            _ = try albums("delete", "1")
-            let before = try albums.snapshot()
-            let undo = try albums("undo", "2")
+    @Test func undoAndRedoOfMoreStepsThanThereAreChangeNothing() async throws {
+        try await withLibrary { albums, _ in
+            _ = try await albums("delete", "1")
+            let before = try await albums.snapshot()
+            let undo = try await albums("undo", "2")
             #expect(undo.status == 1)
             #expect(undo.error.contains("nothing to undo") || undo.error.contains("only 1"), "\(undo)")
-            #expect(try albums.snapshot() == before)
-            _ = try albums("undo")
-            let afterUndo = try albums.snapshot()
-            let redo = try albums("redo", "3")
+            #expect(try await albums.snapshot() == before)
+            _ = try await albums("undo")
+            let afterUndo = try await albums.snapshot()
+            let redo = try await albums("redo", "3")
             #expect(redo.status == 1, "\(redo)")
-            #expect(try albums.snapshot() == afterUndo)
+            #expect(try await albums.snapshot() == afterUndo)
         }
     }
 
@@ -302,36 +302,36 @@ import Testing
         ("[{\"title\": \"T\", \"artist\": \"A\", \"year\": \"1992\"}]", "album 1: field \"year\""),
         ("[{\"title\": \"T\", \"artist\": \"A\", \"colour\": \"red\"}]", "album 1: field \"colour\": unknown field"),
     ])
-    func malformedImportFilesChangeNothing(contents: String, message: String) throws {
-        try withLibrary { albums, folder in
+    func malformedImportFilesChangeNothing(contents: String, message: String) async throws {
+        try await withLibrary { albums, folder in
             let file = folder.appendingPathComponent("bad.json")
             try Data(contents.utf8).write(to: file)
-            _ = try albums("list")
-            let before = try albums.snapshot()
-            let result = try albums("import", file.path)
+            _ = try await albums("list")
+            let before = try await albums.snapshot()
+            let result = try await albums("import", file.path)
             #expect(result.status == 1, "\(result)")
             #expect(result.error.contains(message), "\(result)")
             #expect(result.error.contains(file.path), "\(result)")
-            #expect(try albums.snapshot() == before)
+            #expect(try await albums.snapshot() == before)
         }
     }
 
-    @Test func importingAnIDAlreadyInTheLibraryChangesNothing() throws {
-        try withLibrary { albums, folder in
+    @Test func importingAnIDAlreadyInTheLibraryChangesNothing() async throws {
+        try await withLibrary { albums, folder in
             let file = folder.appendingPathComponent("mine.json")
-            _ = try albums("export", file.path)
-            let before = try albums.snapshot()
-            let result = try albums("import", file.path)
+            _ = try await albums("export", file.path)
+            let before = try await albums.snapshot()
+            let result = try await albums("import", file.path)
             #expect(result.status == 1, "\(result)")
             #expect(result.error.contains("album 1: id"), "\(result)")
-            #expect(try albums.snapshot() == before)
+            #expect(try await albums.snapshot() == before)
         }
     }
 
     /// A --db path that is not an albums library: one line, non-zero exit, the file's bytes unchanged.
     @Test(arguments: ["text", "sqlite", "truncated"])
-    func aFileThatIsNotALibraryIsLeftUntouched(kind: String) throws {
-        try withLibrary { _, folder in
+    func aFileThatIsNotALibraryIsLeftUntouched(kind: String) async throws {
+        try await withLibrary { _, folder in
             let path = folder.appendingPathComponent("foreign-\(kind)").path
             switch kind {
             case "text":
@@ -352,7 +352,7 @@ import Testing
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
             let albums = AlbumsProcess(database: path)
             for arguments in [["list"], ["delete", "1"]] {
-                let result = try albums.run(["--db", path] + arguments)
+                let result = try await albums.run(["--db", path] + arguments)
                 #expect(result.status == 1, "\(result)")
                 #expect(result.error.contains("not an albums library"), "\(result)")
                 #expect(result.error.filter { $0 == "\n" }.count == 1)
@@ -362,26 +362,26 @@ import Testing
         }
     }
 
-    @Test func aFolderIsNotALibrary() throws {
-        try withLibrary { _, folder in
-            let result = try AlbumsProcess(database: folder.path)("list")
+    @Test func aFolderIsNotALibrary() async throws {
+        try await withLibrary { _, folder in
+            let result = try await AlbumsProcess(database: folder.path)("list")
             #expect(result.status == 1, "\(result)")
             #expect(result.error == "albums: \(folder.path) is a directory, not an albums library\n")
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         }
     }
 
-    @Test func controlCharactersInFieldsNeverReachTheTerminal() throws {
-        try withLibrary { albums, _ in
-            let added = try albums("add", "--title", "Evil\u{1B}[2J\u{07}Title", "--artist", "A\nB")
+    @Test func controlCharactersInFieldsNeverReachTheTerminal() async throws {
+        try await withLibrary { albums, _ in
+            let added = try await albums("add", "--title", "Evil\u{1B}[2J\u{07}Title", "--artist", "A\nB")
             #expect(added.status == 0, "\(added)")
             #expect(!added.output.contains("\u{1B}"))
-            let list = try albums("list")
+            let list = try await albums("list")
             #expect(!list.output.contains("\u{1B}"))
             #expect(list.output.contains("Evil␛[2J␇Title"))
             #expect(list.output.split(separator: "\n").count == 6)
             // JSON keeps the exact value (escaped by JSON itself).
-            let json = try albums("--json", "show", "6")
+            let json = try await albums("--json", "show", "6")
             #expect(json.output.contains("\\u001b[2J"))
         }
     }

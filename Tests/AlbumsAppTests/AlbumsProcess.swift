@@ -50,15 +50,19 @@ struct AlbumsProcess {
     var environment: [String: String] = [:]
 
     /// Runs `albums --db <database> <arguments>`.
-    func callAsFunction(_ arguments: String..., input: Data? = nil, timeout: TimeInterval? = nil) throws -> Result {
-        try run(["--db", database] + arguments, input: input, timeout: timeout)
+    func callAsFunction(_ arguments: String..., input: Data? = nil, timeout: TimeInterval? = nil) async throws -> Result
+    {
+        try await run(["--db", database] + arguments, input: input, timeout: timeout)
     }
 
     /// Runs `albums <arguments>` with no `--db` added.
     ///
     /// With a `timeout`, a run still going after that many seconds is killed (SIGKILL) and its
     /// result says `timedOut`, so a test of something that could block fails instead of hanging.
-    func run(_ arguments: [String], input: Data? = nil, timeout: TimeInterval? = nil) throws -> Result {
+    /// Waits without holding a thread: the test pool has one thread per core, and tests blocked on
+    /// child processes starved the suite's other tests (LaunchKit's readiness waits timed out
+    /// under ThreadSanitizer).
+    func run(_ arguments: [String], input: Data? = nil, timeout: TimeInterval? = nil) async throws -> Result {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let outputURL = folder.appendingPathComponent("stdout")
@@ -80,18 +84,17 @@ struct AlbumsProcess {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = stdin
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
+        let exit = ProcessExit()
+        process.terminationHandler = { _ in exit.markExited() }
         try process.run()
-        var timedOut = false
-        if let timeout, exited.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        } else if timeout == nil {
-            exited.wait()
+        let pid = process.processIdentifier
+        let deadline = DispatchWorkItem {
+            if exit.markTimedOutUnlessExited() { kill(pid, SIGKILL) }
         }
-        process.waitUntilExit()
+        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline) }
+        await exit.wait()
+        deadline.cancel()
+        process.waitUntilExit()  // returns at once: the process has exited
         try output.close()
         try error.close()
         try stdin.close()
@@ -99,14 +102,56 @@ struct AlbumsProcess {
             status: process.terminationStatus,
             output: try String(contentsOf: outputURL, encoding: .utf8),
             error: try String(contentsOf: errorURL, encoding: .utf8),
-            timedOut: timedOut
+            timedOut: exit.timedOut
         )
     }
 
     /// The library's observable state: its export and its history, as JSON.
-    func snapshot() throws -> String {
-        let export = try self("export")
-        let history = try self("--json", "history")
+    func snapshot() async throws -> String {
+        let export = try await self("export")
+        let history = try await self("--json", "history")
         return export.output + history.output
+    }
+}
+
+/// A child process's exit, awaited without blocking a thread.
+final class ProcessExit: @unchecked Sendable {
+    // Why `@unchecked Sendable` is safe: every stored property is read and written only with
+    // `lock` held; the continuation is resumed once, after leaving the lock.
+    private let lock = NSLock()
+    private var exited = false
+    private var killed = false
+    private var continuation: CheckedContinuation<Void, Never>?
+
+    /// Whether the run was killed for outliving its timeout.
+    var timedOut: Bool { lock.withLock { killed } }
+
+    func markExited() {
+        let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
+            exited = true
+            defer { continuation = nil }
+            return continuation
+        }
+        waiting?.resume()
+    }
+
+    /// Marks the child as timed out, unless it has exited; returns whether to kill it.
+    func markTimedOutUnlessExited() -> Bool {
+        lock.withLock {
+            guard !exited else { return false }
+            killed = true
+            return true
+        }
+    }
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow: Bool = lock.withLock {
+                if exited { return true }
+                self.continuation = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
     }
 }

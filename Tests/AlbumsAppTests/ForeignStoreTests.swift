@@ -6,7 +6,7 @@ import Testing
 /// leaves it byte-for-byte as it was.
 @Suite struct ForeignStoreTests {
     @Test(arguments: [["list"], ["delete", "1"], ["add", "--title", "Blue Train", "--artist", "John Coltrane"]])
-    func anotherProgramsStoreIsRefusedUnchanged(arguments: [String]) throws {
+    func anotherProgramsStoreIsRefusedUnchanged(arguments: [String]) async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("notes.sqlite").path
@@ -24,7 +24,7 @@ import Testing
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let listing = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
 
-        let result = try AlbumsProcess(database: path).run(["--db", path] + arguments)
+        let result = try await AlbumsProcess(database: path).run(["--db", path] + arguments)
         #expect(result.status != 0, "\(result)")
         #expect(result.output.isEmpty, "\(result)")
         #expect(

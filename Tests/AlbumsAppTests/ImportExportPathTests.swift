@@ -70,14 +70,14 @@ import Darwin
         }
     }
 
-    private func withLibrary(_ body: (AlbumsProcess, URL) throws -> Void) throws {
+    private func withLibrary(_ body: (AlbumsProcess, URL) async throws -> Void) async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let albums = AlbumsProcess(database: folder.appendingPathComponent("library.sqlite").path)
         // Two steps in the history, so an import that slipped through would show in it.
-        _ = try albums("add", "--title", "Setup", "--artist", "A")
-        _ = try albums("delete", "1")
-        try body(albums, folder)
+        _ = try await albums("add", "--title", "Setup", "--artist", "A")
+        _ = try await albums("delete", "1")
+        try await body(albums, folder)
     }
 
     /// What a path is, without following a final link, to see that a command left it alone.
@@ -91,30 +91,30 @@ import Darwin
     }
 
     @Test(arguments: Thing.allCases)
-    func importOfAPathThatIsNotARegularFileChangesNothing(thing: Thing) throws {
-        try withLibrary { albums, folder in
+    func importOfAPathThatIsNotARegularFileChangesNothing(thing: Thing) async throws {
+        try await withLibrary { albums, folder in
             let path = try thing.make(in: folder)
-            let before = try albums.snapshot()
+            let before = try await albums.snapshot()
             let identity = Self.identity(path)
             // The timeout only turns a regression (a read that blocks on the FIFO) into a failure.
-            let result = try albums("import", path, timeout: 30)
+            let result = try await albums("import", path, timeout: 30)
             #expect(!result.timedOut, "\(result)")
             #expect(result.status == 1, "\(result)")
             #expect(result.output.isEmpty, "\(result)")
             #expect(result.error == "albums: cannot import \(path): \(Self.importReason(thing))\n", "\(result)")
             #expect(Self.identity(path) == identity)
-            #expect(try albums.snapshot() == before)
+            #expect(try await albums.snapshot() == before)
         }
     }
 
     @Test(arguments: Thing.allCases.filter { $0 != .missingFile && $0 != .characterDevice })
-    func exportToAPathThatIsNotARegularFileChangesNothing(thing: Thing) throws {
+    func exportToAPathThatIsNotARegularFileChangesNothing(thing: Thing) async throws {
         // No real device here: a broken check would replace it with a file (as root, /dev/null).
-        try withLibrary { albums, folder in
+        try await withLibrary { albums, folder in
             let path = try thing.make(in: folder)
-            let before = try albums.snapshot()
+            let before = try await albums.snapshot()
             let identity = Self.identity(path)
-            let result = try albums("export", path, timeout: 30)
+            let result = try await albums("export", path, timeout: 30)
             #expect(!result.timedOut, "\(result)")
             #expect(result.status == 1, "\(result)")
             #expect(result.output.isEmpty, "\(result)")
@@ -124,38 +124,38 @@ import Darwin
                 "\(result)")
             #expect(Self.identity(path) == identity)
             #expect(Self.identity(parent + "/albums.json") == "absent")
-            #expect(try albums.snapshot() == before)
+            #expect(try await albums.snapshot() == before)
         }
     }
 
     /// As root every file is readable, so the refusal cannot be seen there.
     @Test(.enabled(if: geteuid() != 0, "root reads files without read permission"))
-    func importOfAFileWithoutReadPermissionChangesNothing() throws {
-        try withLibrary { albums, folder in
+    func importOfAFileWithoutReadPermissionChangesNothing() async throws {
+        try await withLibrary { albums, folder in
             let path = folder.appendingPathComponent("secret.json").path
             try Data(#"[{"title": "Hidden", "artist": "A"}]"#.utf8).write(to: URL(fileURLWithPath: path))
             try #require(chmod(path, 0) == 0)
             defer { _ = chmod(path, 0o600) }
-            let before = try albums.snapshot()
-            let result = try albums("import", path, timeout: 30)
+            let before = try await albums.snapshot()
+            let result = try await albums("import", path, timeout: 30)
             #expect(result.status == 1, "\(result)")
             #expect(result.error == "albums: cannot import \(path): permission denied\n", "\(result)")
-            #expect(try albums.snapshot() == before)
+            #expect(try await albums.snapshot() == before)
         }
     }
 
     /// Links are followed: a link to a regular file imports that file, and exporting over a link
     /// to a regular file replaces the link (the file it named keeps its bytes).
-    @Test func aLinkToARegularFileImportsAndExports() throws {
-        try withLibrary { albums, folder in
+    @Test func aLinkToARegularFileImportsAndExports() async throws {
+        try await withLibrary { albums, folder in
             let file = folder.appendingPathComponent("new.json").path
             try Data(#"[{"title": "Linked", "artist": "A"}]"#.utf8).write(to: URL(fileURLWithPath: file))
             let link = folder.appendingPathComponent("link.json").path
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
-            let imported = try albums("import", link, timeout: 30)
+            let imported = try await albums("import", link, timeout: 30)
             #expect(imported.status == 0, "\(imported)")
             #expect(imported.output == "Imported 1 album (position 6)\n", "\(imported)")
-            let exported = try albums("export", link, timeout: 30)
+            let exported = try await albums("export", link, timeout: 30)
             #expect(exported.status == 0, "\(exported)")
             #expect(try String(contentsOfFile: link, encoding: .utf8).contains("\"Linked\""))
             #expect(try String(contentsOfFile: file, encoding: .utf8) == #"[{"title": "Linked", "artist": "A"}]"#)
@@ -163,15 +163,15 @@ import Darwin
     }
 
     /// An empty regular file is read and refused as JSON, as before: the check lets regular files through.
-    @Test func anEmptyRegularFileIsReadAndRefusedAsJSON() throws {
-        try withLibrary { albums, folder in
+    @Test func anEmptyRegularFileIsReadAndRefusedAsJSON() async throws {
+        try await withLibrary { albums, folder in
             let path = folder.appendingPathComponent("empty.json").path
             _ = FileManager.default.createFile(atPath: path, contents: Data())
-            let before = try albums.snapshot()
-            let result = try albums("import", path, timeout: 30)
+            let before = try await albums.snapshot()
+            let result = try await albums("import", path, timeout: 30)
             #expect(result.status == 1, "\(result)")
             #expect(result.error.hasPrefix("albums: \(path): not valid JSON"), "\(result)")
-            #expect(try albums.snapshot() == before)
+            #expect(try await albums.snapshot() == before)
         }
     }
 }

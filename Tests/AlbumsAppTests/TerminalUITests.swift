@@ -80,12 +80,13 @@ private final class TmuxSession {
     }
 
     /// The pid of the albums process (the child of the pane's shell).
-    func programPID() throws -> pid_t? {
+    func programPID() async throws -> pid_t? {
         let shell = try pane("#{pane_pid}")
         for _ in 0..<100 {
             let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
             if let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) { return pid }
-            Thread.sleep(forTimeInterval: 0.05)
+            // Without holding a thread: the test pool has one per core, shared with every suite.
+            try? await Task.sleep(for: .milliseconds(50))
         }
         return nil
     }
@@ -106,12 +107,13 @@ private final class TmuxSession {
         escapes: Bool = false,
         sourceLocation: SourceLocation = #_sourceLocation,
         _ condition: (String) -> Bool
-    ) throws -> String {
+    ) async throws -> String {
         var last = ""
         for _ in 0..<200 {
             last = try screen(escapes: escapes)
             if condition(last) { return last }
-            Thread.sleep(forTimeInterval: 0.05)
+            // Without holding a thread: the test pool has one per core, shared with every suite.
+            try? await Task.sleep(for: .milliseconds(50))
         }
         Issue.record("timed out waiting for \(what); screen:\n\(last)", sourceLocation: sourceLocation)
         return last
@@ -123,12 +125,13 @@ private final class TmuxSession {
     }
 
     /// Waits for the program to end and returns its exit status ("0"; "143" after SIGTERM).
-    func waitUntilExit(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    func waitUntilExit(sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
         for _ in 0..<200 {
             if let text = try? String(contentsOfFile: statusPath, encoding: .utf8), text.hasSuffix("\n") {
                 return text.trimmingCharacters(in: .whitespacesAndNewlines)
             }
-            Thread.sleep(forTimeInterval: 0.05)
+            // Without holding a thread: the test pool has one per core, shared with every suite.
+            try? await Task.sleep(for: .milliseconds(50))
         }
         Issue.record("the program did not exit; screen:\n\((try? screen()) ?? "")", sourceLocation: sourceLocation)
         return ""
@@ -152,7 +155,7 @@ struct TerminalUITests {
         return parameters.split(separator: ";").contains("2")
     }
 
-    @Test func browseDeleteUndoQuitAndRelaunch() throws {
+    @Test func browseDeleteUndoQuitAndRelaunch() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("library.sqlite").path
@@ -161,7 +164,9 @@ struct TerminalUITests {
 
         // The five albums and the details table.
         try tmux.start(database: database)
-        let first = try tmux.waitForScreen("the albums") { $0.contains("American Pie") && $0.contains("[q] Quit") }
+        let first = try await tmux.waitForScreen("the albums") {
+            $0.contains("American Pie") && $0.contains("[q] Quit")
+        }
         for title in ["Best of Bowie", "It's My Life", "Nothing Like The Sun", "Staring at the Sun", "American Pie"] {
             #expect(first.contains(title))
         }
@@ -177,31 +182,33 @@ struct TerminalUITests {
 
         // Delete the current album: Undo names it and is no longer dimmed.
         try tmux.send("d")
-        let deleted = try tmux.waitForScreen("Undo Delete") { $0.contains("Undo Delete “Best of Bowie”") }
+        let deleted = try await tmux.waitForScreen("Undo Delete") { $0.contains("Undo Delete “Best of Bowie”") }
         #expect(!deleted.contains("┃Best of Bowie"))
         #expect(deleted.contains("Artist  No Doubt"))
         #expect(!undoIsDimmed(try tmux.screen(escapes: true)))
         // The change is already on disk, seen by another process while the UI runs.
-        #expect(try AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 4)
+        #expect(try await AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 4)
 
         // Undo brings it back.
         try tmux.send("u")
-        let undone = try tmux.waitForScreen("the album back") { $0.contains("Best of Bowie") && $0.contains("Undid") }
+        let undone = try await tmux.waitForScreen("the album back") {
+            $0.contains("Best of Bowie") && $0.contains("Undid")
+        }
         #expect(undone.contains("Redo Delete “Best of Bowie”"))
         #expect(undoIsDimmed(try tmux.screen(escapes: true)))
 
         // Scroll right, delete "It's My Life", quit.
         try tmux.send("l")
-        try tmux.waitForScreen("the second album current") { $0.contains("Artist  No Doubt") }
+        try await tmux.waitForScreen("the second album current") { $0.contains("Artist  No Doubt") }
         try tmux.send("d")
-        try tmux.waitForScreen("the second album deleted") { $0.contains("Undo Delete “It's My Life”") }
+        try await tmux.waitForScreen("the second album deleted") { $0.contains("Undo Delete “It's My Life”") }
         try tmux.send("q")
-        #expect(try tmux.waitUntilExit() == "0")
+        #expect(try await tmux.waitUntilExit() == "0")
 
         // Relaunch: the deletion persisted and the current album was remembered.
         try tmux.tmux(["kill-session", "-t", tmux.name])
         try tmux.start(database: database)
-        let relaunched = try tmux.waitForScreen("the relaunched UI") {
+        let relaunched = try await tmux.waitForScreen("the relaunched UI") {
             $0.contains("[q] Quit") && $0.contains("Artist")
         }
         #expect(!relaunched.contains("│It's My Life"))
@@ -209,40 +216,40 @@ struct TerminalUITests {
         #expect(relaunched.contains("Artist  Sting"))
         #expect(relaunched.contains("2 of 4"))
         try tmux.send("q")
-        _ = try tmux.waitUntilExit()
+        _ = try await tmux.waitUntilExit()
     }
 
-    @Test func redrawsOnResizeAndSurvivesControlCharacters() throws {
+    @Test func redrawsOnResizeAndSurvivesControlCharacters() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("library.sqlite").path
         // An album whose fields would clear the screen and ring the bell if printed raw.
-        let added = try AlbumsProcess(database: database)(
+        let added = try await AlbumsProcess(database: database)(
             "add", "--title", "Evil\u{1B}[2J\u{07}", "--artist", "Line\nBreak", "--at", "1")
         try #require(added.status == 0, "\(added)")
         let tmux = TmuxSession()
         defer { tmux.kill() }
         try tmux.start(database: database)
-        let screen = try tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
+        let screen = try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
         #expect(screen.contains("┃Evil␛[2J␇"))
         #expect(screen.contains("Artist  Line␊Break"))
         #expect(screen.contains("albums · 6 albums"))
 
         try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "50", "-y", "20"])
-        let small = try tmux.waitForScreen("the narrow layout") {
+        let small = try await tmux.waitForScreen("the narrow layout") {
             $0.contains("[q]") && !$0.contains("Staring at the Sun")
         }
         #expect(small.split(separator: "\n").allSatisfy { $0.count <= 50 })
         #expect(small.contains("1 of 6"))
         try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "120", "-y", "40"])
-        try tmux.waitForScreen("the wide layout again") {
+        try await tmux.waitForScreen("the wide layout again") {
             $0.contains("Nothing Like The Sun") && $0.contains("[q] Quit")
         }
         try tmux.send("q")
-        #expect(try tmux.waitUntilExit() == "0")
+        #expect(try await tmux.waitUntilExit() == "0")
     }
 
-    @Test func aChangeFromTheCommandLineIsNotMistakenForTheAlbumOnScreen() throws {
+    @Test func aChangeFromTheCommandLineIsNotMistakenForTheAlbumOnScreen() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("library.sqlite").path
@@ -250,73 +257,73 @@ struct TerminalUITests {
         let tmux = TmuxSession()
         defer { tmux.kill() }
         try tmux.start(database: database)
-        try tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
+        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
         // While the UI shows "Best of Bowie", another process deletes it.
-        #expect(try cli("delete", "1").status == 0)
+        #expect(try await cli("delete", "1").status == 0)
         try tmux.send("d")
-        try tmux.waitForScreen("the refusal") { $0.contains("“Best of Bowie” is no longer in the library") }
+        try await tmux.waitForScreen("the refusal") { $0.contains("“Best of Bowie” is no longer in the library") }
         // Nothing else was deleted, and the UI now knows the other process's step.
-        #expect(try cli("list").output.split(separator: "\n").count == 4)
-        try tmux.waitForScreen("the other process's step") { $0.contains("Undo Delete “Best of Bowie”") }
+        #expect(try await cli("list").output.split(separator: "\n").count == 4)
+        try await tmux.waitForScreen("the other process's step") { $0.contains("Undo Delete “Best of Bowie”") }
         try tmux.send("u")
-        try tmux.waitForScreen("the album back") { $0.contains("Undid Delete “Best of Bowie”") }
-        #expect(try cli("list").output.split(separator: "\n").count == 5)
+        try await tmux.waitForScreen("the album back") { $0.contains("Undid Delete “Best of Bowie”") }
+        #expect(try await cli("list").output.split(separator: "\n").count == 5)
         try tmux.send("q")
-        #expect(try tmux.waitUntilExit() == "0")
+        #expect(try await tmux.waitUntilExit() == "0")
     }
 
-    @Test func addAnAlbumThroughTheForm() throws {
+    @Test func addAnAlbumThroughTheForm() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("library.sqlite").path
         let tmux = TmuxSession()
         defer { tmux.kill() }
         try tmux.start(database: database)
-        try tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
+        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
         try tmux.send("a")
-        try tmux.waitForScreen("the form") { $0.contains("Add an album") }
+        try await tmux.waitForScreen("the form") { $0.contains("Add an album") }
         try tmux.send("-l", "Blue Train")
         try tmux.send("Tab")
         try tmux.send("-l", "John Coltrane")
         try tmux.send("Tab", "Tab")
         try tmux.send("-l", "1957")
         try tmux.send("Enter")
-        let added = try tmux.waitForScreen("the new album") { $0.contains("Added “Blue Train”") }
+        let added = try await tmux.waitForScreen("the new album") { $0.contains("Added “Blue Train”") }
         #expect(added.contains("Artist  John Coltrane"))
         #expect(added.contains("Year    1957"))
         #expect(added.contains("Undo Add “Blue Train”"))
         try tmux.send("q")
-        #expect(try tmux.waitUntilExit() == "0")
-        let list = try AlbumsProcess(database: database)("list").output
+        #expect(try await tmux.waitUntilExit() == "0")
+        let list = try await AlbumsProcess(database: database)("list").output
         #expect(list.contains("2  Blue Train"))
     }
 
-    @Test func sigtermRestoresTheTerminalAndLeavesAConsistentLibrary() throws {
+    @Test func sigtermRestoresTheTerminalAndLeavesAConsistentLibrary() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("library.sqlite").path
         let tmux = TmuxSession()
         defer { tmux.kill() }
         try tmux.start(database: database)
-        try tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
+        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
         try tmux.send("d")
-        try tmux.waitForScreen("the deletion") { $0.contains("Undo Delete “Best of Bowie”") }
-        let pid = try #require(try tmux.programPID())
+        try await tmux.waitForScreen("the deletion") { $0.contains("Undo Delete “Best of Bowie”") }
+        let pid = try await #require(try tmux.programPID())
         #expect(Glibc.kill(pid, SIGTERM) == 0)
-        #expect(try tmux.waitUntilExit() == "143")
+        #expect(try await tmux.waitUntilExit() == "143")
         // The UI left its loop and restored the terminal (left the alternate screen): its
         // toolbar is gone from the pane. A process killed outright would leave it drawn.
         let after = try tmux.screen()
         #expect(!after.contains("[q] Quit"), "\(after)")
 
         let albums = AlbumsProcess(database: database)
-        let list = try albums("list")
+        let list = try await albums("list")
         #expect(list.status == 0, "\(list)")
         #expect(list.output.split(separator: "\n").count == 4)
-        #expect(try albums("history").output.contains("> 1  Delete “Best of Bowie”"))
-        let undo = try albums("undo")
+        #expect(try await albums("history").output.contains("> 1  Delete “Best of Bowie”"))
+        let undo = try await albums("undo")
         #expect(undo.output == "Undid Delete “Best of Bowie”\n", "\(undo)")
-        #expect(try albums("list").output.split(separator: "\n").count == 5)
+        #expect(try await albums("list").output.split(separator: "\n").count == 5)
     }
 
     /// A library of 300 albums: the five defaults, then "Album 001" to "Album 295".
@@ -328,7 +335,7 @@ struct TerminalUITests {
         // The connection closes as the session goes, before the UI opens the file.
     }
 
-    @Test func scrollsALargeLibraryToTheEndDeletesUndoesThereAndScrollsBack() throws {
+    @Test func scrollsALargeLibraryToTheEndDeletesUndoesThereAndScrollsBack() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("library.sqlite").path
@@ -336,13 +343,15 @@ struct TerminalUITests {
         let tmux = TmuxSession()
         defer { tmux.kill() }
         try tmux.start(database: database)
-        let first = try tmux.waitForScreen("the first album") { $0.contains("  1 of 300 ▶") && $0.contains("[q] Quit") }
+        let first = try await tmux.waitForScreen("the first album") {
+            $0.contains("  1 of 300 ▶") && $0.contains("[q] Quit")
+        }
         #expect(first.contains("albums · 300 albums"))
         #expect(first.contains("┃Best of Bowie"))
 
         // To the end, one key at a time: far beyond the window the UI loaded at start-up.
         try tmux.send("-N", "299", "l")
-        let end = try tmux.waitForScreen("the last album") { $0.contains("300 of 300") }
+        let end = try await tmux.waitForScreen("the last album") { $0.contains("300 of 300") }
         #expect(end.contains("┃Album 295"))
         #expect(end.contains("│Album 291"))  // five boxes fit in 120 columns: 296 to 300
         #expect(end.contains("Album   Album 295"))
@@ -353,39 +362,41 @@ struct TerminalUITests {
 
         // Delete near the end: the next album becomes current, the count drops.
         try tmux.send("h", "h")
-        try tmux.waitForScreen("the 298th album") { $0.contains("298 of 300") && $0.contains("┃Album 293") }
+        try await tmux.waitForScreen("the 298th album") { $0.contains("298 of 300") && $0.contains("┃Album 293") }
         try tmux.send("d")
-        let deleted = try tmux.waitForScreen("the deletion") { $0.contains("Undo Delete “Album 293”") }
+        let deleted = try await tmux.waitForScreen("the deletion") { $0.contains("Undo Delete “Album 293”") }
         #expect(deleted.contains("Deleted “Album 293” (position 298)"))
         #expect(deleted.contains("albums · 299 albums"))
         #expect(deleted.contains("298 of 299"))
         #expect(deleted.contains("┃Album 294"))
         #expect(!deleted.contains("│Album 293") && !deleted.contains("┃Album 293"))
-        #expect(try AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 299)
+        #expect(try await AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 299)
 
         // Undo brings it back in place and current; redo and undo again agree.
         try tmux.send("u")
-        let undone = try tmux.waitForScreen("the undo") { $0.contains("Undid Delete “Album 293”") }
+        let undone = try await tmux.waitForScreen("the undo") { $0.contains("Undid Delete “Album 293”") }
         #expect(undone.contains("298 of 300"))
         #expect(undone.contains("┃Album 293"))
         #expect(undone.contains("│Album 294"))
         #expect(undone.contains("Redo Delete “Album 293”"))
         try tmux.send("r")
-        try tmux.waitForScreen("the redo") { $0.contains("Redid Delete “Album 293”") && $0.contains("298 of 299") }
+        try await tmux.waitForScreen("the redo") {
+            $0.contains("Redid Delete “Album 293”") && $0.contains("298 of 299")
+        }
         try tmux.send("u")
-        try tmux.waitForScreen("the second undo") {
+        try await tmux.waitForScreen("the second undo") {
             $0.contains("Undid Delete “Album 293”") && $0.contains("┃Album 293")
         }
 
         // Back to the start.
         try tmux.send("-N", "297", "h")
         // Spaces before the position, not "◀ ", so "101 of 300" on the way does not count.
-        let start = try tmux.waitForScreen("the first album again") { $0.contains("  1 of 300 ▶") }
+        let start = try await tmux.waitForScreen("the first album again") { $0.contains("  1 of 300 ▶") }
         #expect(start.contains("┃Best of Bowie"))
         #expect(start.contains("│American Pie"))
         #expect(start.contains("albums · 300 albums"))
         try tmux.send("q")
-        #expect(try tmux.waitUntilExit() == "0")
-        #expect(try AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 300)
+        #expect(try await tmux.waitUntilExit() == "0")
+        #expect(try await AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 300)
     }
 }
