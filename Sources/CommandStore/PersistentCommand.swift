@@ -109,11 +109,3 @@ extension PersistentCommand {
         return try JSONDecoder().decode(Self.self, from: data)
     }
 }
-
-extension PersistentCommand {
-    /// Offers an existential's command to ``merge(with:)`` when it has this type.
-    mutating func merge(withAny other: any PersistentCommand<Receiver>) -> Bool {
-        guard let other = other as? Self else { return false }
-        return merge(with: other)
-    }
-}

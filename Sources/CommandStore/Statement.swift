@@ -244,17 +244,6 @@ public final class Statement {
         return currentRow(handle)
     }
 
-    /// The first column of the first row as an integer (`nil` when there is no row or it is NULL),
-    /// with no arguments and no ``Row``: the store's per-operation checks, kept allocation-free.
-    func fetchInteger() throws -> Int64? {
-        let handle = try liveHandle()
-        defer { sqlite3_reset(handle) }
-        let code = sqlite3_step(handle)
-        if code == SQLITE_DONE { return nil }
-        guard code == SQLITE_ROW else { throw connection.error(code, sql: sql) }
-        return sqlite3_column_type(handle, 0) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, 0)
-    }
-
     private func currentRow(_ handle: OpaquePointer) -> Row {
         var values: [DatabaseValue] = []
         values.reserveCapacity(columnNames.count)
