@@ -58,25 +58,29 @@ let package = Package(
         .executableTarget(name: "fuzz-cli-arguments", dependencies: ["AlbumsApp", "FuzzSupport"]),
         .executableTarget(name: "fuzz-album-import", dependencies: ["AlbumLibrary", "FuzzSupport"]),
 
-        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit"]),
+        // Helpers every test target shares (a seeded generator, awaiting a child process's exit).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit", "TestSupport"]),
         // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
         .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
-        .testTarget(name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit", "launchkit-fixture"]),
+        .testTarget(
+            name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit", "launchkit-fixture", "TestSupport"]),
         .testTarget(
             name: "CommandStoreTests",
-            dependencies: ["CommandStore", "CommandKit", "commandstore-crash-child"]
+            dependencies: ["CommandStore", "CommandKit", "commandstore-crash-child", "TestSupport"]
         ),
-        .testTarget(name: "AlbumLibraryTests", dependencies: ["AlbumLibrary", "CommandStore", "CommandKit"]),
+        .testTarget(
+            name: "AlbumLibraryTests", dependencies: ["AlbumLibrary", "CommandStore", "CommandKit", "TestSupport"]),
         // Reliability and security suite: fuzz replays, damaged files, permissions, SQL safety (RELIABILITY.md).
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
                 "CommandStore", "CommandKit", "AlbumLibrary", "albums",
-                "fuzz-stored-commands", "fuzz-cli-arguments", "fuzz-album-import",
+                "fuzz-stored-commands", "fuzz-cli-arguments", "fuzz-album-import", "TestSupport",
             ]
         ),
         // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
-        .testTarget(name: "AlbumsAppTests", dependencies: ["AlbumsApp", "AlbumLibrary", "albums"]),
+        .testTarget(name: "AlbumsAppTests", dependencies: ["AlbumsApp", "AlbumLibrary", "albums", "TestSupport"]),
         // The code the DocC articles show that is test code (Testing Code That Uses CommandKit).
         .testTarget(name: "DocumentationExamplesTests", dependencies: ["CommandKit"]),
     ],

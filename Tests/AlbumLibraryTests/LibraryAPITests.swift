@@ -1,6 +1,7 @@
 import AlbumLibrary
 import CommandStore
 import Foundation
+import TestSupport
 import Testing
 
 /// A library on a private in-memory database, seeded with the five defaults.
@@ -154,23 +155,6 @@ private func titles(_ library: LibraryAPI) throws -> [String] {
             #expect((error as? LibraryError)?.code == .positionOutOfRange)
         }
         #expect(try makeLibrary(seeded: false).albums(at: 1..<10).isEmpty)
-    }
-}
-
-/// A small seeded generator, so randomized tests replay exactly.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

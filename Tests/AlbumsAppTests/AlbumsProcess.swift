@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -111,47 +112,5 @@ struct AlbumsProcess {
         let export = try await self("export")
         let history = try await self("--json", "history")
         return export.output + history.output
-    }
-}
-
-/// A child process's exit, awaited without blocking a thread.
-final class ProcessExit: @unchecked Sendable {
-    // Why `@unchecked Sendable` is safe: every stored property is read and written only with
-    // `lock` held; the continuation is resumed once, after leaving the lock.
-    private let lock = NSLock()
-    private var exited = false
-    private var killed = false
-    private var continuation: CheckedContinuation<Void, Never>?
-
-    /// Whether the run was killed for outliving its timeout.
-    var timedOut: Bool { lock.withLock { killed } }
-
-    func markExited() {
-        let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
-            exited = true
-            defer { continuation = nil }
-            return continuation
-        }
-        waiting?.resume()
-    }
-
-    /// Marks the child as timed out, unless it has exited; returns whether to kill it.
-    func markTimedOutUnlessExited() -> Bool {
-        lock.withLock {
-            guard !exited else { return false }
-            killed = true
-            return true
-        }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow: Bool = lock.withLock {
-                if exited { return true }
-                self.continuation = continuation
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
     }
 }

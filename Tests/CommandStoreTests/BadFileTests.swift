@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import TestSupport
 import Testing
 
 /// Every bad file gets a clear error naming it, and is left byte-for-byte as it was, with no

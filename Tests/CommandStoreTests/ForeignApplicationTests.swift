@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import TestSupport
 import Testing
 
 /// A CommandStore file belongs to the application whose schemas it records: another application

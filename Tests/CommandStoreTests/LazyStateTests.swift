@@ -1,6 +1,7 @@
 import CommandKit
 import CommandStore
 import Foundation
+import TestSupport
 import Testing
 
 /// The Undo/Redo texts are read on demand after a call: whatever the order of calls and reads,

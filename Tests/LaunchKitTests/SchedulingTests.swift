@@ -1,6 +1,7 @@
 import CommandKit
 import Foundation
 import LaunchKit
+import TestSupport
 import Testing
 
 @Suite struct SchedulingTests {

@@ -127,23 +127,6 @@ final class Gate: Sendable {
     }
 }
 
-/// A small seeded PRNG (SplitMix64), so randomized tests are reproducible from their printed seed.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// An error a command throws on purpose.
 struct Boom: Error, CustomStringConvertible {
     var description: String { "boom" }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -81,7 +82,7 @@ struct ChildProcess {
         process.standardInput = stdin
         // Waits without holding a thread: the test pool has one thread per core, and a blocked
         // one starves the suite's other tests (LaunchKit's readiness waits timed out under TSan).
-        let exit = ExitSignal()
+        let exit = ProcessExit()
         process.terminationHandler = { _ in exit.markExited() }
         try process.run()
         let pid = process.processIdentifier
@@ -108,46 +109,5 @@ struct ChildProcess {
             "reliability-\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
-    }
-}
-
-/// A child's exit, awaited without blocking a thread; records whether the deadline killed it.
-final class ExitSignal: @unchecked Sendable {
-    // Why `@unchecked Sendable` is safe: every stored property is read and written only with
-    // `lock` held; the continuation is resumed once, after leaving the lock.
-    private let lock = NSLock()
-    private var exited = false
-    private var killed = false
-    private var continuation: CheckedContinuation<Void, Never>?
-
-    var timedOut: Bool { lock.withLock { killed } }
-
-    func markExited() {
-        let waiting: CheckedContinuation<Void, Never>? = lock.withLock {
-            exited = true
-            defer { continuation = nil }
-            return continuation
-        }
-        waiting?.resume()
-    }
-
-    /// Marks the child as timed out, unless it has exited; returns whether to kill it.
-    func markTimedOutUnlessExited() -> Bool {
-        lock.withLock {
-            guard !exited else { return false }
-            killed = true
-            return true
-        }
-    }
-
-    func wait() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumeNow: Bool = lock.withLock {
-                if exited { return true }
-                self.continuation = continuation
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Makes damaged copies of a real database file: what a disk, a crash or a careless user can leave.
 ///

@@ -1,4 +1,5 @@
 import CommandKit
+import TestSupport
 import Testing
 
 // A time limit turns a stalled queue into a failure instead of a hung run.
@@ -139,22 +140,5 @@ import Testing
         // The others ran, in order; the cancelled ones did not run.
         let expected = [0] + (1...100).filter { !cancelled.contains($0) }
         #expect(recorder.elements == expected, "seed \(seed)")
-    }
-}
-
-/// A small seeded PRNG so random tests replay exactly (printed seed in every failure message).
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
