@@ -19,6 +19,7 @@
 
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$ROOT/Scripts/offline-mirrors.sh"
 PEERS_DIR="${PEERS_DIR:-$ROOT/../shared/bench/peers}"
 [ -d "$PEERS_DIR" ] || PEERS_DIR=/work/shared/bench/peers
 [ -x "$PEERS_DIR/run-peers.sh" ] || { echo "peers not found (set PEERS_DIR)" >&2; exit 1; }

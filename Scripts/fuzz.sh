@@ -10,6 +10,7 @@
 # where ReliabilityTests replays it, and fix the bug. Exit status: 0, or 1 if any target crashed.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+Scripts/offline-mirrors.sh
 
 seconds="${1:-60}"
 shift || true

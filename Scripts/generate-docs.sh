@@ -11,6 +11,7 @@
 # Usage: Scripts/generate-docs.sh [Module...]   (default: every library module)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+Scripts/offline-mirrors.sh
 
 modules=(CommandKit LaunchKit CommandStore AlbumLibrary)
 [ "$#" -gt 0 ] && modules=("$@")

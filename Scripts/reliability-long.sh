@@ -6,6 +6,7 @@
 #   Scripts/reliability-long.sh [fuzz-seconds-per-target]     (default 600)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+Scripts/offline-mirrors.sh
 
 seconds="${1:-600}"
 swift build --build-tests -Xswiftc -warnings-as-errors 2>&1 | grep -v -e '^\[' -e 'Cannot export local symbol' || true

@@ -9,6 +9,7 @@
 # Scripts/lsan-suppressions.txt (each entry explained there); any other leak fails the run.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+Scripts/offline-mirrors.sh
 
 sanitizers=("${@:-thread address}")
 # shellcheck disable=SC2068

@@ -2,6 +2,7 @@
 # The project's test command (README): a warnings-as-errors build of everything, then the suite.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+Scripts/offline-mirrors.sh
 
 swift build --build-tests -Xswiftc -warnings-as-errors "$@"
 swift test --skip-build --parallel "$@"
