@@ -413,7 +413,7 @@ public final class DurableHistory<Receiver> {
             ?? "there is nothing to \(direction) now"
         throw StoreError(
             .historyChanged,
-            "the history changed since it was shown (another process changed it): \(now); nothing was done",
+            "another process changed the history: \(now); nothing was done",
             path: database.path
         )
     }
@@ -629,6 +629,13 @@ public final class DurableHistory<Receiver> {
         }
         var result: (value: T, reloaded: Bool)?
         var reread: (state: UndoState, records: (undo: HistoryRecord?, redo: HistoryRecord?))?
+        // The reread state is one snapshot's, whether or not `body` then succeeds: keep it.
+        defer {
+            if let reread {
+                setState(reread.state, records: reread.records)
+                publish(.reload)
+            }
+        }
         do {
             // Deferred: a read. The check's statement starts the snapshot that `body` then reads.
             try database.inTransaction(.deferred) {
@@ -640,13 +647,9 @@ public final class DurableHistory<Receiver> {
                 return .commit
             }
         } catch {
-            // What was read may be half of another process's change: read again next time.
-            if reread != nil { try? storage.reload() }
+            // A reread that failed half-way may have left the storage between two states.
+            if reread == nil { try? storage.reload() }
             throw error
-        }
-        if let reread {
-            setState(reread.state, records: reread.records)
-            publish(.reload)
         }
         return result!
     }
