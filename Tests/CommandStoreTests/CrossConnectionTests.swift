@@ -148,6 +148,30 @@ import Testing
         try pair.b.history.verifyEntries()
     }
 
+    /// A push inside the caller's own deferred transaction, after another connection committed
+    /// since that transaction began reading: SQLite refuses the write (a stale snapshot, which no
+    /// wait can fix), and the message says what to do instead of blaming a lock.
+    @Test func aStaleSnapshotInTheCallersTransactionIsExplainedNotMistakenForALock() throws {
+        let pair = try Pair()
+        defer { pair.close() }
+        try pair.a.history.push(Append(value: 1))
+        #expect {
+            try pair.b.db.inTransaction(.deferred) {
+                _ = try pair.b.list.values()  // the snapshot starts here
+                try pair.a.history.push(Append(value: 2))
+                try pair.b.history.push(Append(value: 3))
+                return .commit
+            }
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .busySnapshot
+                && "\(error)".contains("was changed by another connection after this transaction began reading it")
+        }
+        try pair.b.history.reload()
+        #expect(try pair.b.list.values() == [1, 2] && pair.b.history.count == 2)
+        try pair.b.history.push(Append(value: 3))
+        #expect(try pair.a.list.values() == [1, 2, 3])
+    }
+
     @MainActor
     @Test func watchingPublishesAnotherConnectionsCommit() async throws {
         let pair = try Pair()
