@@ -55,9 +55,6 @@ public struct StoreError: Error, Sendable, Hashable {
         public static let nothingToUndo = Code(rawValue: "nothingToUndo")
         /// Fewer steps can be redone than were asked for (``DurableHistory/redo(steps:expecting:)``).
         public static let nothingToRedo = Code(rawValue: "nothingToRedo")
-        /// SQLite kept reporting a stale snapshot or a lock after the bounded retries: other
-        /// connections kept changing the file. Nothing was done; the call can be retried.
-        public static let busy = Code(rawValue: "busy")
     }
 
     /// What kind of problem it is.
