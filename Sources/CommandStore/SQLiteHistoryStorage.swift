@@ -95,8 +95,12 @@ final class SQLiteHistoryStorage: HistoryStorage {
     private let selectHeader: Statement
     /// The file's data version when the header was last read, or after our last commit.
     @exclusivity(unchecked) private var dataVersion: UInt32?
-    /// Starts (and ends) a read transaction, which is when SQLite notices other connections' commits.
+    /// `PRAGMA data_version`: it changes with other connections' commits only (not this one's,
+    /// nor the application's own writes beside the history), and running it starts a read
+    /// transaction, which is when SQLite notices those commits.
     private let pollDataVersion: Statement
+    /// What `pollDataVersion` returned when the header was last read.
+    @exclusivity(unchecked) private var otherConnectionsVersion: Int64?
     private let selectNewestSequence: Statement
     private let updateHeader: Statement
     /// Every column of an entry row but its payload.
@@ -187,15 +191,15 @@ final class SQLiteHistoryStorage: HistoryStorage {
         return true
     }
 
-    /// Whether another connection has committed since the header was last read, checked outside
-    /// any transaction: a one-row statement starts and ends a read transaction (SQLite counts other
-    /// connections' commits only then), and the file's data version is compared.
+    /// Whether another connection has committed since the header was last read: one statement,
+    /// `PRAGMA data_version`, which outside a transaction starts and ends a read transaction of
+    /// its own. This connection's own commits (the application writing beside the history) do not
+    /// count, so an idle view that writes its own state never rereads for it.
     ///
     /// - Complexity: O(1): no table is read. Cheap enough to call ten times a second while a view
     ///   is open (BENCHMARKS.md, "Live changes").
     func changedElsewhere() throws -> Bool {
-        _ = try pollDataVersion.fetchOne()
-        return try database.connection.dataVersion() != dataVersion
+        try pollDataVersion.fetchOne()?.decode(Int64.self, at: 0) != otherConnectionsVersion
     }
 
     /// Records the data version our own commit left (call right after it, before any other
@@ -219,7 +223,9 @@ final class SQLiteHistoryStorage: HistoryStorage {
         }
         forgetCachedEntries { _ in true }
         headerIsDirty = false
-        // Read before the header: a change counted by the reads below then shows next time.
+        // Read before the header: a change counted by the reads below then shows next time. The
+        // pragma's statement also starts the read transaction (deferred until the first read).
+        otherConnectionsVersion = try pollDataVersion.fetchOne()?.decode(Int64.self, at: 0)
         dataVersion = try database.connection.dataVersion()
         guard let row = try selectHeader.fetchOne() else {
             throw StoreError(
