@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "CommandKit", targets: ["CommandKit"]),
         .library(name: "LaunchKit", targets: ["LaunchKit"]),
+        .library(name: "SQLiteDatabase", targets: ["SQLiteDatabase"]),
         .library(name: "CommandStore", targets: ["CommandStore"]),
         .library(name: "AlbumLibrary", targets: ["AlbumLibrary"]),
         .executable(name: "albums", targets: ["albums"]),
@@ -22,21 +23,27 @@ let package = Package(
         .target(name: "CommandKit"),
         // Start-up orchestration: launch commands on a dependency graph.
         .target(name: "LaunchKit", dependencies: ["CommandKit"]),
+        // The thin SQLite layer: connections, statements, rows, values, transactions, migrations.
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
         // Durable, transactional command history on SQLite.
-        .target(name: "CommandStore", dependencies: ["CommandKit", "CSQLite"]),
+        .target(name: "CommandStore", dependencies: ["CommandKit", "SQLiteDatabase"]),
         // The album domain: Album, LibraryAPI (the receiver), album commands.
-        .target(name: "AlbumLibrary", dependencies: ["CommandKit", "CommandStore"]),
+        .target(name: "AlbumLibrary", dependencies: ["CommandKit", "SQLiteDatabase", "CommandStore"]),
         // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
-        .target(name: "AlbumsApp", dependencies: ["AlbumLibrary", "LaunchKit", "CommandKit", "CNcursesw"]),
+        .target(
+            name: "AlbumsApp", dependencies: ["AlbumLibrary", "SQLiteDatabase", "LaunchKit", "CommandKit", "CNcursesw"]),
         // Thin entry point: hands the process arguments to AlbumsApp.
         .executableTarget(name: "albums", dependencies: ["AlbumsApp"]),
         // Benchmarks (release build only): workloads of ../shared/bench/WORKLOAD.md and more.
         .executableTarget(
             name: "command-bench",
-            dependencies: ["CommandKit", "LaunchKit", "CommandStore", "AlbumLibrary", "CSQLite", "CMallocInfo"]
+            dependencies: [
+                "CommandKit", "LaunchKit", "SQLiteDatabase", "CommandStore", "AlbumLibrary", "CSQLite", "CMallocInfo",
+            ]
         ),
         // Crash-test helper for CommandStoreTests: runs a durable history until SIGKILLed, or verifies one.
-        .executableTarget(name: "commandstore-crash-child", dependencies: ["CommandStore", "CommandKit"]),
+        .executableTarget(
+            name: "commandstore-crash-child", dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit"]),
         // glibc's mallinfo2() for the benchmarks' heap-bytes lines (<malloc.h> is not in the Glibc module).
         .systemLibrary(name: "CMallocInfo"),
 
@@ -54,7 +61,8 @@ let package = Package(
 
         // Fuzzing (Scripts/fuzz.sh builds these with -sanitize=fuzzer -D FUZZING; plain builds replay inputs).
         .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
-        .executableTarget(name: "fuzz-stored-commands", dependencies: ["CommandStore", "CommandKit", "FuzzSupport"]),
+        .executableTarget(
+            name: "fuzz-stored-commands", dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit", "FuzzSupport"]),
         .executableTarget(name: "fuzz-cli-arguments", dependencies: ["AlbumsApp", "FuzzSupport"]),
         .executableTarget(name: "fuzz-album-import", dependencies: ["AlbumLibrary", "FuzzSupport"]),
 
@@ -67,20 +75,23 @@ let package = Package(
             name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit", "launchkit-fixture", "TestSupport"]),
         .testTarget(
             name: "CommandStoreTests",
-            dependencies: ["CommandStore", "CommandKit", "commandstore-crash-child", "TestSupport"]
+            dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit", "commandstore-crash-child", "TestSupport"]
         ),
         .testTarget(
-            name: "AlbumLibraryTests", dependencies: ["AlbumLibrary", "CommandStore", "CommandKit", "TestSupport"]),
+            name: "AlbumLibraryTests",
+            dependencies: ["AlbumLibrary", "SQLiteDatabase", "CommandStore", "CommandKit", "TestSupport"]),
         // Reliability and security suite: fuzz replays, damaged files, permissions, SQL safety (RELIABILITY.md).
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "CommandStore", "CommandKit", "AlbumLibrary", "albums",
+                "SQLiteDatabase", "CommandStore", "CommandKit", "AlbumLibrary", "albums",
                 "fuzz-stored-commands", "fuzz-cli-arguments", "fuzz-album-import", "TestSupport",
             ]
         ),
         // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
-        .testTarget(name: "AlbumsAppTests", dependencies: ["AlbumsApp", "AlbumLibrary", "albums", "TestSupport"]),
+        .testTarget(
+            name: "AlbumsAppTests",
+            dependencies: ["AlbumsApp", "AlbumLibrary", "SQLiteDatabase", "albums", "TestSupport"]),
         // The code the DocC articles show that is test code (Testing Code That Uses CommandKit).
         .testTarget(name: "DocumentationExamplesTests", dependencies: ["CommandKit"]),
     ],

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 Scripts/offline-mirrors.sh
 
-modules=(CommandKit LaunchKit CommandStore AlbumLibrary)
+modules=(CommandKit LaunchKit SQLiteDatabase CommandStore AlbumLibrary)
 [ "$#" -gt 0 ] && modules=("$@")
 out=.build-docs
 
@@ -36,7 +36,7 @@ for module in "${modules[@]}"; do
     rm -rf "$graphs" && mkdir -p "$graphs"
     swift-symbolgraph-extract -module-name "$module" -target "$triple" ${sdk[@]+"${sdk[@]}"} \
         -I "$modules_dir" -I Sources/CSQLite \
-        -minimum-access-level public -output-dir "$graphs"
+        -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs"
 
     "$out/check-docs" "$module" "$catalog" "$graphs"
 

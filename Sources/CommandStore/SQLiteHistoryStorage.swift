@@ -1,5 +1,6 @@
 internal import CommandKit
 import Foundation
+import SQLiteDatabase
 
 /// The shared engine's `HistoryStorage` on SQLite: one row per entry, and a one-row header table.
 ///
@@ -185,7 +186,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
     /// - Returns: Whether it reread (another connection committed since the last read).
     @discardableResult
     func reloadIfChangedElsewhere() throws -> Bool {
-        let current = try database.connection.dataVersion()
+        let current = try database.dataVersion()
         guard current != dataVersion else { return false }
         try reload()
         return true
@@ -205,7 +206,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
     /// Records the data version our own commit left (call right after it, before any other
     /// transaction: a transaction is when another connection's commits are counted).
     func noteCommitted() {
-        dataVersion = try? database.connection.dataVersion()
+        dataVersion = try? database.dataVersion()
     }
 
     /// Rereads the header and forgets decoded entries (after a rollback, or at open).
@@ -226,7 +227,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
         // Read before the header: a change counted by the reads below then shows next time. The
         // pragma's statement also starts the read transaction (deferred until the first read).
         otherConnectionsVersion = try pollDataVersion.fetchOne()?.decode(Int64.self, at: 0)
-        dataVersion = try database.connection.dataVersion()
+        dataVersion = try database.dataVersion()
         guard let row = try selectHeader.fetchOne() else {
             throw StoreError(
                 .corruptDatabase,

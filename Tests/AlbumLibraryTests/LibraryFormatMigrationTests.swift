@@ -1,6 +1,7 @@
 import AlbumLibrary
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// A library written by the code of store format 3 (Tests/Fixtures, written at commit 7beac68)

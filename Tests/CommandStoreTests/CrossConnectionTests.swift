@@ -1,6 +1,7 @@
 import CommandKit
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// Two connections on one file, as two processes would have: each operation decides from the
