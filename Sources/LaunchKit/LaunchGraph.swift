@@ -15,6 +15,8 @@ struct LaunchGraph: Sendable {
         let timeout: Duration?
         /// The shutdown step, when the command owns one.
         let tearDown: TearDownStep?
+        /// The command as a long-running service, when it is one.
+        let service: (any ServiceCommand)?
 
         init(
             command: any AppCommand,
@@ -24,7 +26,8 @@ struct LaunchGraph: Sendable {
             isolation: LaunchIsolation,
             isRequired: Bool,
             timeout: Duration?,
-            tearDown: TearDownStep?
+            tearDown: TearDownStep?,
+            service: (any ServiceCommand)?
         ) {
             self.command = command
             self.id = id
@@ -34,6 +37,7 @@ struct LaunchGraph: Sendable {
             self.isRequired = isRequired
             self.timeout = timeout
             self.tearDown = tearDown
+            self.service = service
         }
     }
 
@@ -81,14 +85,17 @@ struct LaunchGraph: Sendable {
                     missingDetails.append("'\(command.id)' depends on '\(dependency)'")
                 }
             }
+            // Closure commands, the common case, skip the protocol casts.
+            let launchCommand = command as? LaunchCommand
             let tearDown: TearDownStep? =
-                if let launchCommand = command as? LaunchCommand {
+                if let launchCommand {
                     launchCommand.hasTearDown ? TearDownStep(command: launchCommand) : nil
                 } else if let owner = command as? any TearDownCommand {
                     TearDownStep(command: owner)
                 } else {
                     nil
                 }
+            let service = launchCommand == nil ? command as? any ServiceCommand : nil
             nodes.append(
                 Node(
                     command: command,
@@ -98,7 +105,8 @@ struct LaunchGraph: Sendable {
                     isolation: command.isolation,
                     isRequired: command.isRequired,
                     timeout: command.timeout,
-                    tearDown: tearDown
+                    tearDown: tearDown,
+                    service: service
                 ))
         }
         if !missing.isEmpty {
