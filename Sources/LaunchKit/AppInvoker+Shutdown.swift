@@ -39,8 +39,9 @@ extension AppInvoker {
         }
     }
 
-    /// Cuts the shutdown short: the step in progress is cancelled and no longer awaited, running
-    /// services are cancelled without waiting, and the teardowns still due run in a cancelled task.
+    /// Cuts the shutdown short: the step in progress is cancelled and no longer awaited, and the
+    /// steps still due run cancelled (services are cancelled, teardowns run in a cancelled task),
+    /// each within its own time limit.
     ///
     /// What a second SIGTERM or SIGINT does in ``runUntilShutdown(signals:)``. Starts the shutdown if
     /// it has not started. The report's ``LaunchReport/escalation`` records it.

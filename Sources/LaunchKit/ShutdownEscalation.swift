@@ -1,8 +1,8 @@
 /// When and why a shutdown stopped waiting (``LaunchReport/escalation``).
 ///
-/// On escalation the step in progress is cancelled and no longer awaited, running services are
-/// cancelled without waiting, and the teardowns not yet run still run, in a cancelled task, each
-/// within its own time limit: what they release (the database) is still released, quickly.
+/// On escalation the step in progress is cancelled and no longer awaited. The steps still due run
+/// cancelled, each within its own time limit: a service is cancelled and awaited, a teardown runs
+/// in a cancelled task. What they release (the database) is still released, quickly.
 public struct ShutdownEscalation: Hashable, Sendable, CustomStringConvertible {
     /// What escalated the shutdown.
     public enum Reason: Hashable, Sendable, CustomStringConvertible {

@@ -54,8 +54,12 @@ struct ShutdownStep: Sendable {
         switch action {
         case .stop(let runner):
             guard !escalation.isEscalated else {
+                // After an escalation: cancelled at once, then given its time limit to return.
+                runner.requestStop()
                 runner.cancel()
-                return .cancelled
+                let outcome = await Race.run(until: limit, clock: clock) { try await runner.waitForEnd() }
+                if case .finished = outcome { return .cancelled }
+                return .timeLimitExceeded(timeLimit)
             }
             runner.requestStop()
             let outcome = await Race.run(until: limit, clock: clock, interruptedBy: escalation) {
