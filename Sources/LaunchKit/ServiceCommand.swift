@@ -47,6 +47,12 @@ public protocol ServiceCommand: AppCommand {
     /// - Throws: Any error: the service failed (before readiness, the launch fails as for a
     ///   command; after it, see the type's discussion).
     func run(in context: LaunchContext, lifetime: ServiceLifetime) async throws
+
+    /// Runs the service outside an invoker; the invoker calls ``run(in:lifetime:)`` instead.
+    ///
+    /// - Parameter context: The launch options and shared values.
+    /// - Throws: What ``run(in:lifetime:)`` throws.
+    func execute(in context: LaunchContext) async throws
 }
 
 extension ServiceCommand {

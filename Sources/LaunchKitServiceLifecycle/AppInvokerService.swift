@@ -3,11 +3,11 @@ public import LaunchKit
 public import Logging
 public import ServiceLifecycle
 
-/// Runs an ``LaunchKit/AppInvoker`` as a ServiceLifecycle `Service`, inside a `ServiceGroup`.
+/// Runs an `AppInvoker` as a ServiceLifecycle `Service`, inside a `ServiceGroup`.
 ///
-/// The group's graceful shutdown shuts the launch down (``LaunchKit/AppInvoker/shutDown()``: services
+/// The group's graceful shutdown shuts the launch down (`AppInvoker/shutDown()`: services
 /// stopped and teardowns run in reverse dependency order), and the group's cancellation escalates it
-/// (``LaunchKit/AppInvoker/escalateShutdown()``). The other way, when the launch fails or a required
+/// (`AppInvoker/escalateShutdown()`). The other way, when the launch fails or a required
 /// launch service ends, ``run()`` throws after the shutdown steps ran, which shuts the group down
 /// (gracefully when the service is configured with `failureTerminationBehavior:
 /// .gracefullyShutdownGroup`). Signals are the group's: the invoker listens to none.
@@ -30,7 +30,7 @@ public struct AppInvokerService: Service {
     ///
     /// - Parameters:
     ///   - invoker: The invoker to run; it runs once.
-    ///   - logger: Logs every launch event (see ``Logging/Logger/log(_:level:)``); `nil` for none.
+    ///   - logger: Logs every launch event (see `Logger.log(_:level:)`); `nil` for none.
     public init(_ invoker: AppInvoker, logger: Logger? = nil) {
         self.invoker = invoker
         self.logger = logger
@@ -38,7 +38,7 @@ public struct AppInvokerService: Service {
 
     /// Launches, runs until the group shuts down, then shuts the launch down.
     ///
-    /// - Throws: The ``LaunchKit/LaunchError`` of a failed launch or of a required service that ended.
+    /// - Throws: The `LaunchError` of a failed launch or of a required service that ended.
     public func run() async throws {
         let invoker = self.invoker
         // Subscribed before the launch starts, so no event is missed.
