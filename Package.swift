@@ -87,7 +87,9 @@ let package = Package(
         .testTarget(
             name: "LaunchKitServiceLifecycleTests",
             dependencies: ["LaunchKitServiceLifecycle", "LaunchKit"]
-                + serviceLifecycleProducts(["ServiceLifecycle", "ServiceLifecycleTestKit", "Logging", "InMemoryLogging"])
+                + serviceLifecycleProducts([
+                    "ServiceLifecycle", "ServiceLifecycleTestKit", "Logging", "InMemoryLogging",
+                ])
         ),
         .testTarget(
             name: "CommandStoreTests",

@@ -107,7 +107,9 @@ func serveInAGroup() async throws {
     let group = ServiceGroup(
         configuration: ServiceGroupConfiguration(
             services: [
-                .init(service: AppInvokerService(invoker, logger: logger), failureTerminationBehavior: .gracefullyShutdownGroup)
+                .init(
+                    service: AppInvokerService(invoker, logger: logger),
+                    failureTerminationBehavior: .gracefullyShutdownGroup)
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))

@@ -33,7 +33,8 @@ extension AppInvoker {
         case .ended(.failure(let error)):
             return Completion(index: index, startedAt: start, endedAt: clock.now(), result: .failed(error))
         case .cancelled:
-            return Completion(index: index, startedAt: start, endedAt: clock.now(), result: .failed(CancellationError()))
+            return Completion(
+                index: index, startedAt: start, endedAt: clock.now(), result: .failed(CancellationError()))
         }
     }
 

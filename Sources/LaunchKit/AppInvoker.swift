@@ -273,7 +273,9 @@ public actor AppInvoker {
         }
         lifecycle = .ended
         resumeWaiters()
-        if let cause = shutdownCause { events.emit(LaunchEvent(time: clock.now(), id: nil, kind: .shuttingDown(cause))) }
+        if let cause = shutdownCause {
+            events.emit(LaunchEvent(time: clock.now(), id: nil, kind: .shuttingDown(cause)))
+        }
         _ = await tearDownOnce()
         let report = makeReport()
         let skippedText = skipped.isEmpty ? "" : "; skipped: " + skipped.map { "'\($0)'" }.joined(separator: ", ")
@@ -290,12 +292,17 @@ public actor AppInvoker {
                 failedCommand: id, skippedCommands: skipped, underlyingError: failureError, report: report)
         }
         if let error = serviceEndedError(report: report, skippedText: skippedText, skipped: skipped) { throw error }
-        throw LaunchError(.cancelled, "the launch was cancelled" + skippedText, skippedCommands: skipped, report: report)
+        throw LaunchError(
+            .cancelled, "the launch was cancelled" + skippedText, skippedCommands: skipped, report: report)
     }
 
     /// The skip reason of commands left unstarted when the launch stops.
     private var skipReason: LaunchOutcome.SkipReason {
-        if let failed = machine?.abortedBy { .launchAborted(by: machine!.graph.nodes[failed].id) } else { .launchCancelled }
+        if let failed = machine?.abortedBy {
+            .launchAborted(by: machine!.graph.nodes[failed].id)
+        } else {
+            .launchCancelled
+        }
     }
 
     /// Opens the readiness gate: wakes the waiters, tells the event streams.

@@ -68,8 +68,14 @@ func makeScenario(_ name: String) -> AppInvoker? {
         }
     case "stuck-teardown":
         return AppInvoker(maxConcurrency: 4, stepTimeLimit: .milliseconds(300)) {
-            LaunchCommand("config") { _ in } tearDown: { _ in say("teardown config") }
-            LaunchCommand("database", dependsOn: ["config"]) { _ in } tearDown: { _ in say("teardown database") }
+            LaunchCommand("config") { _ in
+            } tearDown: { _ in
+                say("teardown config")
+            }
+            LaunchCommand("database", dependsOn: ["config"]) { _ in
+            } tearDown: { _ in
+                say("teardown database")
+            }
             LaunchCommand("cache", dependsOn: ["database"]) { _ in
             } tearDown: { _ in
                 say("teardown cache")
@@ -88,7 +94,11 @@ func makeScenario(_ name: String) -> AppInvoker? {
         }
     case "slow-launch":
         return AppInvoker(maxConcurrency: 4) {
-            LaunchCommand("config") { _ in say("run config") } tearDown: { _ in say("teardown config") }
+            LaunchCommand("config") { _ in
+                say("run config")
+            } tearDown: { _ in
+                say("teardown config")
+            }
             LaunchCommand("database", dependsOn: ["config"]) { _ in
                 say("run database")
                 try await Task.sleep(for: .seconds(3_600))

@@ -138,7 +138,9 @@ let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler()
         #expect(messages.contains { $0.hasSuffix("database: ready") })
         #expect(messages.contains { $0.hasSuffix("app ready") })
         #expect(messages.last?.hasSuffix("shut down") == true)
-        let finished = logs.entries.first { $0.metadata["launch.command"] == "migrations" && $0.metadata["launch.event"] == "finished" }
+        let finished = logs.entries.first {
+            $0.metadata["launch.command"] == "migrations" && $0.metadata["launch.event"] == "finished"
+        }
         #expect(finished?.metadata["launch.outcome"] == "succeeded")
     }
 

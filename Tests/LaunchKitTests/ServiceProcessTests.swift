@@ -83,6 +83,7 @@ import Darwin
         #expect(lines.contains("teardown config"))
         #expect(lines.contains("report command database: cancelled"))
         #expect(
-            lines.contains("error LaunchError.interrupted: the launch was interrupted by \(name) before the app was ready"))
+            lines.contains(
+                "error LaunchError.interrupted: the launch was interrupted by \(name) before the app was ready"))
     }
 }

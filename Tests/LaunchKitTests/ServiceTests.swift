@@ -42,8 +42,11 @@ func recordingService(
         let report = try await launch.value
 
         // run() returns once every service is ready; the services keep running.
-        #expect(recorder.all == ["start database", "ready database", "start migrations", "end migrations",
-            "start http", "ready http"])
+        #expect(
+            recorder.all == [
+                "start database", "ready database", "start migrations", "end migrations",
+                "start http", "ready http",
+            ])
         #expect(report["database"]?.outcome == .running)
         #expect(report["database"]?.isService == true)
         #expect(report.readyAt != nil)
@@ -65,9 +68,9 @@ func recordingService(
             recordingService(
                 "http", recorder, dependsOn: ["database"],
                 whileRunning: { _ in
-                try await crash.wait()
-                throw Boom()
-            }),
+                    try await crash.wait()
+                    throw Boom()
+                }),
         ])
         let running = Task { try await invoker.runUntilShutdown(signals: []) }
         try await invoker.waitUntilReady()
@@ -166,7 +169,9 @@ func recordingService(
                 lifetime.ready()
                 await lifetime.waitForStopRequest()
             },
-            LaunchCommand("migrations", dependsOn: ["database"]) { _ in } tearDown: { _ in },
+            LaunchCommand("migrations", dependsOn: ["database"]) { _ in
+            } tearDown: { _ in
+            },
             LaunchCommand("broken", isRequired: false) { _ in throw Boom() },
             LaunchCommand("needsBroken", dependsOn: ["broken"]) { _ in },
         ])
@@ -181,9 +186,11 @@ func recordingService(
         #expect(names.contains("database finished running"))
         #expect(names.contains("broken finished failed: boom"))
         #expect(names.contains("needsBroken finished skipped: dependency 'broken' did not succeed"))
-        let order = ["database ready", "migrations started", "migrations finished succeeded", "app appReady",
+        let order = [
+            "database ready", "migrations started", "migrations finished succeeded", "app appReady",
             "app shuttingDown", "migrations tearingDown", "migrations tornDown", "database tearingDown",
-            "database serviceEnded stopped", "database tornDown", "app shutDown"]
+            "database serviceEnded stopped", "database tornDown", "app shutDown",
+        ]
         let positions = order.map { names.firstIndex(of: $0) }
         #expect(positions.allSatisfy { $0 != nil }, "events: \(names)")
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted(), "events: \(names)")
