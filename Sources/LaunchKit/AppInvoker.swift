@@ -224,10 +224,15 @@ public actor AppInvoker {
                 }
                 while running < width, let index = machine!.next() {
                     let node = graph.nodes[index]
-                    let runner = node.service == nil ? nil : makeRunner(for: index, id: node.id)
-                    group.addTask {
-                        await Self.perform(
-                            node, index: index, context: context, clock: clock, events: events, runner: runner)
+                    if events.isActive { events.emit(LaunchEvent(time: clock.now(), id: node.id, kind: .started)) }
+                    if !node.isService {
+                        // The common case keeps the child task's closure as small as before services.
+                        group.addTask { await Self.perform(node, index: index, context: context, clock: clock) }
+                    } else {
+                        let runner = makeRunner(for: index, id: node.id)
+                        group.addTask {
+                            await Self.perform(node, index: index, context: context, clock: clock, runner: runner)
+                        }
                     }
                     running += 1
                 }
@@ -373,10 +378,9 @@ public actor AppInvoker {
     /// Runs one command (with its isolation and timeout) in a child task.
     @concurrent
     private static func perform(
-        _ node: LaunchGraph.Node, index: Int, context: LaunchContext, clock: LaunchClock, events: LaunchEventHub,
-        runner: ServiceRunner?
+        _ node: LaunchGraph.Node, index: Int, context: LaunchContext, clock: LaunchClock,
+        runner: ServiceRunner? = nil
     ) async -> Completion {
-        events.emit(LaunchEvent(time: clock.now(), id: node.id, kind: .started))
         guard let timeout = node.timeout else {
             return await execute(node, index: index, context: context, clock: clock, runner: runner)
         }
@@ -397,7 +401,7 @@ public actor AppInvoker {
     private static func execute(
         _ node: LaunchGraph.Node, index: Int, context: LaunchContext, clock: LaunchClock, runner: ServiceRunner?
     ) async -> Completion {
-        if let service = node.service, let runner {
+        if let runner, let service = node.service {
             return await startService(
                 service, isolation: node.isolation, index: index, context: context, clock: clock, runner: runner)
         }

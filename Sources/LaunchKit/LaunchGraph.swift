@@ -15,8 +15,12 @@ struct LaunchGraph: Sendable {
         let timeout: Duration?
         /// The shutdown step, when the command owns one.
         let tearDown: TearDownStep?
-        /// The command as a long-running service, when it is one.
-        let service: (any ServiceCommand)?
+        /// Whether the command is a long-running service (a flag, not the cast existential: a
+        /// smaller node, and the cast happens only when a service starts).
+        let isService: Bool
+
+        /// The command as a service, when it is one.
+        var service: (any ServiceCommand)? { isService ? command as? any ServiceCommand : nil }
 
         init(
             command: any AppCommand,
@@ -27,7 +31,7 @@ struct LaunchGraph: Sendable {
             isRequired: Bool,
             timeout: Duration?,
             tearDown: TearDownStep?,
-            service: (any ServiceCommand)?
+            isService: Bool
         ) {
             self.command = command
             self.id = id
@@ -37,7 +41,7 @@ struct LaunchGraph: Sendable {
             self.isRequired = isRequired
             self.timeout = timeout
             self.tearDown = tearDown
-            self.service = service
+            self.isService = isService
         }
     }
 
@@ -95,7 +99,7 @@ struct LaunchGraph: Sendable {
                 } else {
                     nil
                 }
-            let service = launchCommand == nil ? command as? any ServiceCommand : nil
+            let isService = launchCommand == nil && command is any ServiceCommand
             nodes.append(
                 Node(
                     command: command,
@@ -106,7 +110,7 @@ struct LaunchGraph: Sendable {
                     isRequired: command.isRequired,
                     timeout: command.timeout,
                     tearDown: tearDown,
-                    service: service
+                    isService: isService
                 ))
         }
         if !missing.isEmpty {

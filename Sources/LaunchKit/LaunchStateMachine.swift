@@ -48,7 +48,7 @@ struct LaunchStateMachine: Sendable {
                 isolation: node.isolation,
                 isRequired: node.isRequired,
                 outcome: .pending,
-                isService: node.service != nil
+                isService: node.isService
             )
         }
         self.remaining = graph.nodes.map { $0.dependencies.count }
