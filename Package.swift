@@ -1,8 +1,10 @@
 // swift-tools-version: 6.2
 //
 // CommandKit: the Command design pattern as a production tool, and `albums`, the
-// album-library application built on it. Zero package dependencies: only the Swift
-// toolchain and two system C libraries (SQLite3, ncursesw).
+// album-library application built on it. The libraries use only the Swift toolchain and two
+// system C libraries (SQLite3, ncursesw). LaunchKitServiceLifecycle, behind the opt-in
+// `ServiceLifecycleIntegration` trait, is the only product on outside packages: a package that
+// does not enable the trait never resolves or builds them (ARCHITECTURE.md).
 
 import PackageDescription
 
@@ -17,6 +19,18 @@ let package = Package(
         .library(name: "AlbumLibrary", targets: ["AlbumLibrary"]),
         .executable(name: "albums", targets: ["albums"]),
         .executable(name: "command-bench", targets: ["command-bench"]),
+        .library(name: "LaunchKitServiceLifecycle", targets: ["LaunchKitServiceLifecycle"]),
+    ],
+    traits: [
+        // Opt-in (not a default trait), so SwiftPM prunes the server packages for everyone else.
+        .trait(
+            name: "ServiceLifecycleIntegration",
+            description: "Builds LaunchKitServiceLifecycle on swift-service-lifecycle and swift-log."
+        )
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.11.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
     ],
     targets: [
         // The pattern: Command, Invoker, Invocation, Target-Action, CommandQueue, undo engine.
@@ -73,6 +87,18 @@ let package = Package(
         .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
         .testTarget(
             name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit", "launchkit-fixture", "TestSupport"]),
+        // LaunchKit and swift-service-lifecycle, both ways; empty unless the trait is enabled.
+        .target(
+            name: "LaunchKitServiceLifecycle",
+            dependencies: ["LaunchKit"] + serviceLifecycleProducts(["ServiceLifecycle", "Logging"])
+        ),
+        .testTarget(
+            name: "LaunchKitServiceLifecycleTests",
+            dependencies: ["LaunchKitServiceLifecycle", "LaunchKit"]
+                + serviceLifecycleProducts([
+                    "ServiceLifecycle", "ServiceLifecycleTestKit", "Logging", "InMemoryLogging",
+                ])
+        ),
         .testTarget(
             name: "CommandStoreTests",
             dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit", "commandstore-crash-child", "TestSupport"]
@@ -97,6 +123,15 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// Products of swift-service-lifecycle / swift-log, used only when `ServiceLifecycleIntegration` is on.
+func serviceLifecycleProducts(_ names: [String]) -> [Target.Dependency] {
+    names.map { name in
+        .product(
+            name: name, package: name.hasSuffix("Logging") ? "swift-log" : "swift-service-lifecycle",
+            condition: .when(traits: ["ServiceLifecycleIntegration"]))
+    }
+}
 
 // One set of strict settings for every Swift target; each line says why.
 for target in package.targets where target.type != .system {
