@@ -114,6 +114,9 @@ final class SQLiteHistoryStorage: HistoryStorage {
     private let deleteOne: Statement
     private let shiftDownStart: Statement
     private let shiftDownFinish: Statement
+    /// The rows in a range whose commands have a discard action, or are macros that may hold one;
+    /// `nil` when no registered kind has one (then removing entries reads nothing).
+    private let selectDiscarding: Statement?
 
     init(database: Database, commands: BoundCommandDecoder) throws {
         self.database = database
@@ -169,6 +172,20 @@ final class SQLiteHistoryStorage: HistoryStorage {
         shiftDownFinish = try database.prepare(
             "UPDATE commandstore_history_entry SET sequence = -sequence - 1 WHERE sequence < 0"
         )
+        let discarding = commands.discardingKinds
+        // One bound `?` per kind: the kinds themselves are bound, never spelled into the SQL.
+        let placeholders = Array(repeating: "?", count: discarding.count).joined(separator: ", ")
+        selectDiscarding =
+            discarding.isEmpty
+            ? nil
+            : try database.prepare(
+                """
+                SELECT sequence, kind, version, payload FROM commandstore_history_entry
+                WHERE sequence >= ? AND sequence < ?
+                AND (kind IS NULL OR kind IN (\(placeholders)))
+                ORDER BY sequence
+                """
+            )
         try reload()
     }
 
@@ -496,8 +513,42 @@ final class SQLiteHistoryStorage: HistoryStorage {
         return result
     }
 
+    /// Runs the discard actions (``CommandRegistry/register(_:whenDiscarded:)``) of the entries at
+    /// sequences `first ..< end`, which are about to be removed, macros' children included.
+    private func discardEntries(from first: Int64, upTo end: Int64) throws {
+        guard let selectDiscarding, first < end else { return }
+        let arguments: [any DatabaseValueConvertible] = [first, end] + commands.discardingKinds
+        for row in try selectDiscarding.fetchAll(arguments) {
+            let sequence = try row.decode(Int64.self, at: 0)
+            let context = "\(database.path): history entry \(Int(sequence - base)) (sequence \(sequence))"
+            guard case .blob(let payload) = row[3] else {
+                throw StoreError(.corruptDatabase, "\(context) has no data to discard", path: database.path)
+            }
+            guard let kind = try row.decode(String?.self, at: 1) else {
+                let children = try decoder.decode([StoredEntry].self, from: payload)
+                try discard(children, context: context)
+                continue
+            }
+            try commands.discard(
+                kind: kind, version: try row.decode(Int.self, at: 2), payload: payload, context: context)
+        }
+    }
+
+    /// Runs the discard actions of a macro's children, nested macros included.
+    private func discard(_ children: [StoredEntry], context: String) throws {
+        for child in children {
+            guard let payload = child.payload else { continue }
+            if let kind = child.kind {
+                try commands.discard(kind: kind, version: child.version, payload: payload, context: context)
+            } else {
+                try discard(try decoder.decode([StoredEntry].self, from: payload), context: context)
+            }
+        }
+    }
+
     func removeEntries(from position: Int) throws {
         let first = sequence(at: position)
+        try discardEntries(from: first, upTo: sequence(at: count))
         try deleteFrom.execute([first])
         forgetCachedEntries { $0 >= first }
         count = position
@@ -506,6 +557,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
 
     func removeFirstEntries(_ k: Int) throws {
         let newBase = sequence(at: k)
+        try discardEntries(from: base, upTo: newBase)
         try deleteBefore.execute([newBase])
         forgetCachedEntries { $0 < newBase }
         base = newBase

@@ -13,6 +13,7 @@ import Testing
         "StoreSchema.swift: versionTable": "a static table-name constant",
         "Database+Store.swift: StoreSchema.versionTable": "a static table-name constant",
         "DurableHistory.swift: Self.macroSavepoint": "a static savepoint-name constant",
+        "SQLiteHistoryStorage.swift: placeholders": "one `?` per registered kind (the kinds are bound)",
         "Database+Transactions.swift: kind.rawValue": "TransactionKind's raw values: DEFERRED, IMMEDIATE, EXCLUSIVE",
         "Database+Transactions.swift: name": "\"commandstore_savepoint_\" followed by an integer depth",
         "Database+Transactions.swift: savepoint": "the same savepoint name",
