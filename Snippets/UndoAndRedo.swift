@@ -93,7 +93,7 @@ try stack.redo()
 print(stack.isClean, stack.cleanIndex ?? -1)  // true 1
 
 let bounded = UndoStack(undoLimit: 100)  // keeps the 100 most recent entries
-bounded.undoLimit = 10  // may change at any time: the oldest go at once
+bounded.setUndoLimit(10)  // may change at any time: the oldest go at once
 print(bounded.undoLimit)
 
 // MARK: Registration style (UndoManager's model)
@@ -128,13 +128,18 @@ print(playlist.songs)  // ["So What", "Freddie Freeloader", "Blue in Green"]
 
 // MARK: Observing a history
 
+let stream = stack.changes  // subscribed now: no change made before the task runs is missed
 let changes = Task { @MainActor in
-    for await change in stack.changes where change.canUndoChanged {
+    for await change in stream where change.canUndoChanged {
         print("can undo:", change.new.canUndo)
     }
 }
+let token = stack.addChangeHandler { change in  // synchronous, after each change
+    if change.cleanChanged { print("edited:", !change.new.isClean) }
+}
 print(stack.model.canUndo, stack.model.undoText)  // an @Observable mirror for SwiftUI
 changes.cancel()
+stack.removeChangeHandler(token)
 
 let group = UndoGroup()  // one stack per open document, one pair of controls for all
 group.addStack(stack)

@@ -39,7 +39,7 @@
 /// ## Change log
 /// - v1 (initial): the requirements below.
 /// - v2: added ``readEntry(at:_:)`` (has a default implementation: nothing to do).
-package protocol HistoryStorage {
+public protocol HistoryStorage {
     /// The entry type: a command that can redo and undo itself (against its receiver).
     associatedtype Entry: HistoryEntry
     /// The error the storage itself can throw (`Never` for memory).
@@ -127,11 +127,11 @@ package protocol HistoryStorage {
 }
 
 extension HistoryStorage {
-    package func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) throws(Failure) -> Result {
+    public func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) throws(Failure) -> Result {
         body(try entry(at: position))
     }
 
-    package func modifyEntry<Result>(
+    public func modifyEntry<Result>(
         at position: Int,
         _ body: (inout Entry) throws -> Result
     ) throws -> Result {
