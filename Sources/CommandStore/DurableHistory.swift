@@ -757,7 +757,8 @@ public final class DurableHistory<Receiver> {
         }
         var succeeded = false
         // Runs after `activity` is restored (the defer below runs first): observers may use the history.
-        defer { publish(change, always: always && succeeded) }
+        // A failed call changed nothing: what observers then see is what the reread found.
+        defer { publish(succeeded ? change : .reload, always: always && succeeded) }
         activity = macroScope.map { .runningInMacro($0) } ?? .running
         defer { activity = macroScope.map { .macro($0) } ?? .idle }
         var result: Result?

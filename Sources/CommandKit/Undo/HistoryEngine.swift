@@ -249,6 +249,70 @@ public struct HistoryEngine<Storage: HistoryStorage> {
         try storage.setIndex(index)
     }
 
+    /// The end of the step that starts at `start` (the next step boundary above it).
+    ///
+    /// - Complexity: O(k), k the number of insignificant entries in the step.
+    public func stepEnd(above start: Int) throws(Storage.Failure) -> Int {
+        var position = start + 1
+        while position < storage.count, !(try storage.readEntry(at: position) { $0.isSignificant }) {
+            position += 1
+        }
+        return position
+    }
+
+    /// Undoes exactly `steps` steps, or none.
+    ///
+    /// Checks first that `steps` steps can be undone. If an entry throws part of the way, the
+    /// entries this call undid are redone (less those that turned obsolete and went) before the
+    /// error is rethrown, as a macro reverts its children; a persistent storage's owner rolls its
+    /// transaction back instead, and may count the steps itself.
+    /// - Throws: ``UndoError/Code/macroOpen`` while a macro is open, ``UndoError/Code/nothingToUndo``
+    ///   when fewer steps can be undone (nothing is done then), the failing entry's error, or
+    ///   ``UndoError/Code/rollbackFailed`` when redoing after a failure failed too.
+    /// - Complexity: O(k) for the k entries of the steps.
+    public mutating func undo(steps: Int) throws {
+        guard openMacros.isEmpty else { throw UndoError(.macroOpen) }
+        var end = storage.index
+        for _ in 0..<steps {
+            guard end > 0 else { throw UndoError(.nothingToUndo) }
+            end = try stepStart(below: end)
+        }
+        try allOrNothing { engine in for _ in 0..<steps { try engine.undo() } }
+    }
+
+    /// Redoes exactly `steps` steps, or none; the counterpart of ``undo(steps:)``.
+    /// - Throws: ``UndoError/Code/macroOpen``, ``UndoError/Code/nothingToRedo``, the failing
+    ///   entry's error, or ``UndoError/Code/rollbackFailed``.
+    /// - Complexity: O(k) for the k entries of the steps.
+    public mutating func redo(steps: Int) throws {
+        guard openMacros.isEmpty else { throw UndoError(.macroOpen) }
+        var start = storage.index
+        for _ in 0..<steps {
+            guard start < storage.count else { throw UndoError(.nothingToRedo) }
+            start = try stepEnd(above: start)
+        }
+        try allOrNothing { engine in for _ in 0..<steps { try engine.redo() } }
+    }
+
+    /// Runs `body`, which moves the index; if it throws, moves back to where it started (less the
+    /// entries that turned obsolete and went) before rethrowing.
+    private mutating func allOrNothing(_ body: (inout Self) throws -> Void) throws {
+        let startIndex = storage.index
+        let startCount = storage.count
+        do {
+            try body(&self)
+        } catch {
+            do {
+                // Entries that went were below the start (undo) or among the redone ones (redo).
+                let removed = startCount - storage.count
+                try setIndex(storage.index < startIndex ? startIndex - removed : startIndex)
+            } catch let rollback {
+                throw UndoError(.rollbackFailed, underlying: error, rollback: rollback)
+            }
+            throw error
+        }
+    }
+
     /// Moves to `target` (clamped to `0...count`), redoing or undoing entry by entry.
     ///
     /// Obsolete entries met on the way are removed (when redoing, the target moves down with

@@ -277,19 +277,14 @@ public final class UndoStack: UndoHistory {
         precondition(steps >= 1, "undo(steps:) needs at least one step")
         return try perform(.undo) {
             guard !engine.isInMacro else { throw UndoError(.macroOpen) }
+            if let expected, expected != undoRecord?.id { throw UndoError(.historyChanged) }
             var records: [UndoRecord] = []
             var end = engine.index
-            while records.count < steps {
-                guard end > 0 else {
-                    if let expected, expected != records.first?.id { throw UndoError(.historyChanged) }
-                    throw UndoError(.nothingToUndo)
-                }
-                let start = engine.stepStart(below: end)
-                records.append(record(at: start))
-                if records.count == 1, let expected, expected != records[0].id { throw UndoError(.historyChanged) }
-                end = start
+            while records.count < steps, end > 0 {
+                end = engine.stepStart(below: end)
+                records.append(record(at: end))
             }
-            try runAllOrNothing { for _ in 0..<steps { try engine.undo() } }
+            try engine.undo(steps: steps)
             return records
         }
     }
@@ -308,40 +303,15 @@ public final class UndoStack: UndoHistory {
         precondition(steps >= 1, "redo(steps:) needs at least one step")
         return try perform(.redo) {
             guard !engine.isInMacro else { throw UndoError(.macroOpen) }
-            let storage = engine.storage
+            if let expected, expected != redoRecord?.id { throw UndoError(.historyChanged) }
             var records: [UndoRecord] = []
             var start = engine.index
-            while records.count < steps {
-                guard start < storage.count else {
-                    if let expected, expected != records.first?.id { throw UndoError(.historyChanged) }
-                    throw UndoError(.nothingToRedo)
-                }
+            while records.count < steps, start < engine.storage.count {
                 records.append(record(at: start))
-                if records.count == 1, let expected, expected != records[0].id { throw UndoError(.historyChanged) }
-                start += 1
-                while start < storage.count, !storage.readEntry(at: start, { $0.isSignificant }) { start += 1 }
+                start = engine.stepEnd(above: start)
             }
-            try runAllOrNothing { for _ in 0..<steps { try engine.redo() } }
+            try engine.redo(steps: steps)
             return records
-        }
-    }
-
-    /// Runs `body`, which moves the index; if it throws, moves back to where it started (less the
-    /// entries that turned obsolete and went) before rethrowing.
-    private func runAllOrNothing(_ body: () throws -> Void) throws {
-        let startIndex = engine.index
-        let startCount = engine.storage.count
-        do {
-            try body()
-        } catch {
-            do {
-                // Entries that went were below the start (undo) or among the redone ones (redo).
-                let removed = startCount - engine.storage.count
-                try engine.setIndex(engine.index < startIndex ? startIndex - removed : startIndex)
-            } catch let rollback {
-                throw UndoError(.rollbackFailed, underlying: error, rollback: rollback)
-            }
-            throw error
         }
     }
 

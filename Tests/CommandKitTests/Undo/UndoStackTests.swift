@@ -303,7 +303,7 @@ import Testing
         try stack.push(AppendLine(doc, "f"))  // the clean entry is gone
         #expect(stack.state == state(index: 3, count: 3, clean: nil, undo: "Add Line"))
 
-        stack.undoLimit = 1  // lowering it trims at once
+        stack.setUndoLimit(1)  // lowering it trims at once
         #expect(texts(stack) == ["Add f"])
         #expect(stack.state == state(index: 1, count: 1, clean: nil, undo: "Add Line"))
         #expect(events.take().last?.operation == .setUndoLimit)
@@ -313,7 +313,7 @@ import Testing
         let (stack, doc, _) = makeStack()
         for line in ["a", "b", "c", "d"] { try stack.push(AppendLine(doc, line)) }
         try stack.setIndex(2)
-        stack.undoLimit = 1  // removes done entries only: a and b; the redo tail waits for a push
+        stack.setUndoLimit(1)  // removes done entries only: a and b; the redo tail waits for a push
         #expect(texts(stack) == ["Add c", "Add d"])
         #expect(stack.state == state(index: 0, count: 2, clean: nil, redo: "Add Line"))
         try stack.push(AppendLine(doc, "e"))
