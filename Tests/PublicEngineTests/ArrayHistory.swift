@@ -67,13 +67,13 @@ final class ArrayHistory: UndoHistory {
 
     func undo(steps: Int, expecting expected: Int?) throws -> [Record] {
         try perform(.undo) { engine in
-            if let expected, expected != undoRecord?.id { throw UndoError(.historyChanged) }
             var records: [Record] = []
             var end = engine.index
             while records.count < steps, end > 0 {
                 end = engine.stepStart(below: end)
                 records.append(record(at: end))
             }
+            if let expected, expected != records.first?.id { throw UndoError(.historyChanged) }
             try engine.undo(steps: steps)
             return records
         }
@@ -81,13 +81,13 @@ final class ArrayHistory: UndoHistory {
 
     func redo(steps: Int, expecting expected: Int?) throws -> [Record] {
         try perform(.redo) { engine in
-            if let expected, expected != redoRecord?.id { throw UndoError(.historyChanged) }
             var records: [Record] = []
             var start = engine.index
             while records.count < steps, start < storage.count {
                 records.append(record(at: start))
                 start = engine.stepEnd(above: start)
             }
+            if let expected, expected != records.first?.id { throw UndoError(.historyChanged) }
             try engine.redo(steps: steps)
             return records
         }

@@ -155,8 +155,11 @@ struct DurableFixture: HistoryFixture {
     init() throws {
         folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("undohistory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var configuration = Database.Configuration()
+        configuration.createIfMissing = true
         let database = try Database.openStore(
-            path: (folder as NSString).appendingPathComponent("lines.sqlite"), schemas: [LineStore.schema])
+            path: (folder as NSString).appendingPathComponent("lines.sqlite"), schemas: [LineStore.schema],
+            configuration: configuration)
         store = LineStore(database: database)
         history = try DurableHistory(database: database, receiver: store, registry: LineStore.registry)
     }

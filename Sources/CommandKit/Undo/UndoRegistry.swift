@@ -39,11 +39,12 @@
 ///   if nothing has named that step yet, and otherwise the next step registered: both orders,
 ///   name-then-register and register-then-name, name the step they belong to.
 /// - What a command object pushed on ``stack`` registers while it runs (its code calls model
-///   methods written in registration style) joins that command's step: it is recorded as an
-///   insignificant step of registered actions right after the command, so one undo reverts both
-///   (the registered actions first). A command that undoes the same change itself would revert it
-///   twice: let one of the two styles own each change. While the stack undoes or redoes a command
-///   object, what its code registers is not recorded (the command redoes and undoes itself).
+///   methods written in registration style) joins that command's step, never traps: it is
+///   recorded as an insignificant entry of registered actions right after the command, so one
+///   undo reverts both (the registered actions first, then the command's `undo()`). When the step
+///   is redone, the command runs again and what it registers then replaces those actions. What
+///   the command's `undo()` registers is dropped: its `redo()` makes the change again. So let the
+///   registrations own the changes they revert, and the command's `undo()` revert only the rest.
 ///
 /// Registrations are closures: they live in memory only. The target is held weakly (the
 /// registry does not keep your model alive); an action whose target is gone does nothing.
@@ -106,11 +107,9 @@ public final class UndoRegistry {
         switch phase {
         case .undoing, .redoing:
             collected.append(action)
-        case .idle where stack.performing == .push:
-            join(action)
         case .idle where stack.performing != .none:
-            // The stack undoes or redoes a command object, which undoes and redoes itself.
-            break
+            // A command object on the stack runs: what its code registers joins its step.
+            join(action)
         case .idle where groupDepth > 0:
             stack.record(RegisteredActions(registry: self, actions: [action], name: ""))
         case .idle:
@@ -132,8 +131,20 @@ public final class UndoRegistry {
     /// along with the pushed command.
     func takeJoined() -> RegisteredActions {
         defer { joining = ([], nil) }
-        return RegisteredActions(
-            registry: self, actions: joining.actions, name: joining.name ?? "", isSignificant: false)
+        return RegisteredActions(registry: self, actions: joining.actions, name: joining.name ?? "", joinsCommand: true)
+    }
+
+    /// The registrations collected while the stack redid the command a joined step belongs to:
+    /// they replace the joined step's actions (the command made the changes again).
+    func takeJoinedActions(name: inout String) -> [RegisteredAction] {
+        defer { joining = ([], nil) }
+        if let joinedName = joining.name { name = joinedName }
+        return joining.actions
+    }
+
+    /// Forgets registrations no joined step took (the stack operation that collected them is over).
+    func discardJoined() {
+        joining = ([], nil)
     }
 
     // MARK: - Grouping
@@ -218,10 +229,8 @@ public final class UndoRegistry {
         switch phase {
         case .undoing, .redoing:
             collectedName = name
-        case .idle where stack.performing == .push:
-            joining.name = name
         case .idle where stack.performing != .none:
-            break
+            joining.name = name
         case .idle where groupDepth > 0:
             stack.setMacroText(name)
         case .idle:
@@ -354,15 +363,26 @@ struct RegisteredActions: UndoCommand {
     weak var registry: UndoRegistry?
     var actions: [RegisteredAction]
     var name: String
-    /// `false` for registrations that joined a pushed command's step.
-    var isSignificant = true
+    /// Whether these are the registrations of a command object pushed on the stack: they ride along
+    /// with its step (insignificant), undo first, and are replaced by what the command registers
+    /// again when it is redone.
+    var joinsCommand = false
 
     var text: String { name }
+    var isSignificant: Bool { !joinsCommand }
     /// An undo that registered nothing leaves nothing to redo: the step disappears.
     var isObsolete: Bool { actions.isEmpty }
 
     mutating func undo() { flip(.undoing) }
-    mutating func redo() { flip(.redoing) }
+
+    mutating func redo() {
+        // The command below has just been redone and registered its undo again: take that.
+        if joinsCommand, let registry {
+            actions = registry.takeJoinedActions(name: &name)
+            return
+        }
+        flip(.redoing)
+    }
 
     private mutating func flip(_ phase: UndoRegistry.Phase) {
         guard let registry else {

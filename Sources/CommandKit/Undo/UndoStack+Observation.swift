@@ -15,6 +15,10 @@ extension UndoStack {
         var succeeded = false
         defer {
             performing = .none
+            if let registry = joiningRegistry {
+                joiningRegistry = nil
+                registry.discardJoined()
+            }
             if let observers {
                 observers.publish(operation, state: engine.state(), always: always && succeeded)
             }
