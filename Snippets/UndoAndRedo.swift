@@ -147,3 +147,28 @@ group.addStack(editor)
 group.setActiveStack(editor)
 let groupUndo = group.makeUndoControl()
 print(groupUndo.title)  // Undo Typing: follows the editor's stack
+
+// MARK: One interface for every history
+
+/// Edit-menu code written once, for an UndoStack or a durable history alike.
+func editMenu(for history: some UndoHistory) -> [ActionControl] {
+    [
+        history.makeUndoControl { print("could not undo:", $0) },
+        history.makeRedoControl { print("could not redo:", $0) },
+    ]
+}
+
+let menu = editMenu(for: stack)
+print(menu[0].title, menu[1].title)
+
+func undoTwice(_ history: some UndoHistory) throws {
+    let undone = try history.undo(steps: 2)  // both or neither
+    print(undone.count)  // 2
+}
+
+try stack.push(DeleteAlbum(library: library, index: 0))
+try stack.push(DeleteAlbum(library: library, index: 0))
+let shown = stack.undoRecord  // what the Undo button shows
+try stack.undo(steps: 1, expecting: shown?.id)  // that step, or nothing
+try stack.redo()
+try undoTwice(stack)

@@ -1,7 +1,8 @@
-import CommandKit
 import CommandStore
 import Foundation
 import Testing
+
+@testable import CommandKit
 
 @Suite struct MigrationTests {
     static let v1 = Migration(

@@ -169,7 +169,8 @@ struct DurableFixture: HistoryFixture {
     /// A second connection to the same file (another process, as far as SQLite is concerned).
     func openAnother() throws -> DurableHistory<LineStore> {
         let database = try Database.openStore(path: path, schemas: [LineStore.schema])
-        return try DurableHistory(database: database, receiver: LineStore(database: database), registry: LineStore.registry)
+        return try DurableHistory(
+            database: database, receiver: LineStore(database: database), registry: LineStore.registry)
     }
 
     func push(_ line: String, significant: Bool) throws {

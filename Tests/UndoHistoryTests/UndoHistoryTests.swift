@@ -23,7 +23,9 @@ import Testing
         #expect(h.index == 1 && h.canRedo && h.redoText == "Add Line")
         try h.redo()
         #expect(try f.lines() == ["a", "b"])
-        #expect(h.state == UndoState(index: 2, count: 2, cleanIndex: 0, isClean: false, canUndo: true, undoText: "Add Line"))
+        #expect(
+            h.state == UndoState(index: 2, count: 2, cleanIndex: 0, isClean: false, canUndo: true, undoText: "Add Line")
+        )
     }
 
     @Test(arguments: conformers) func recordsNameTheNextSteps(_ conformer: Conformer) throws {
@@ -88,7 +90,7 @@ import Testing
         try f.push("selection", significant: false)
         try f.push("b")
         let undone = try h.undo(steps: 2)
-        #expect(try undone.map(\.id) .count == 2 && f.lines().isEmpty && h.index == 0)
+        #expect(try undone.map(\.id).count == 2 && f.lines().isEmpty && h.index == 0)
         try h.redo(steps: 1)
         #expect(try f.lines() == ["a", "selection"] && h.index == 2)
     }

@@ -10,7 +10,9 @@ public import CommandKit
 /// UndoModelRandom: a small, seeded PRNG so every sequence can be replayed from its seed.
 public struct UndoModelRandom: RandomNumberGenerator, Sendable {
     var state: UInt64
+    /// A generator that replays the sequence of `seed`.
     public init(seed: UInt64) { state = seed }
+    /// The next number (SplitMix64).
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -20,15 +22,19 @@ public struct UndoModelRandom: RandomNumberGenerator, Sendable {
     }
 }
 
+/// What a probe command throws when its document's countdown reaches zero.
 public struct ProbeFailure: Error {}
 
 /// The document probe commands edit: the exact sequence of applied command IDs.
 public final class ProbeDocument {
+    /// The IDs applied, in order.
     public var applied: [Int] = []
     /// `k > 0`: the k-th command call from now throws. `0`: never.
     public var failCountdown = 0
+    /// How many undos found another ID on top.
     public var outOfOrder = 0
 
+    /// An empty document that never fails.
     public init() {}
 
     func tick() throws {
@@ -38,6 +44,7 @@ public final class ProbeDocument {
     }
 }
 
+/// When a probe command turns obsolete.
 public enum ObsoleteRule: CaseIterable, Sendable {
     case never, onPush, onSecondRedo, onUndo
 }
@@ -52,13 +59,19 @@ public struct ProbeCommand: UndoCommand {
     /// A merge that brings the ID count to this number makes the command obsolete.
     let cancelAt: Int?
     var redoCount = 0
+    /// Whether the command turned obsolete (see ``ObsoleteRule``).
     public var isObsolete = false
 
+    /// "c" and the first ID.
     public var text: String { "c\(ids[0])" }
+    /// "a" and the first ID.
     public var actionText: String { "a\(ids[0])" }
+    /// The merge key drawn for it.
     public var mergeID: Int? { key }
+    /// Whether it is a step of its own.
     public var isSignificant: Bool { significant }
 
+    /// Applies its IDs (or throws when the document's countdown says so).
     public mutating func redo() throws {
         try document.tick()
         document.applied += ids
@@ -66,6 +79,7 @@ public struct ProbeCommand: UndoCommand {
         if rule == .onPush && redoCount == 1 || rule == .onSecondRedo && redoCount == 2 { isObsolete = true }
     }
 
+    /// Removes its IDs from the top (counting the ones found out of order).
     public mutating func undo() throws {
         try document.tick()
         for id in ids.reversed() {
@@ -74,6 +88,7 @@ public struct ProbeCommand: UndoCommand {
         if rule == .onUndo { isObsolete = true }
     }
 
+    /// Absorbs `other` unless its first ID is a multiple of 4.
     public mutating func merge(with other: ProbeCommand) -> Bool {
         if other.ids[0] % 4 == 0 { return false }
         ids += other.ids
@@ -380,7 +395,6 @@ struct ReferenceModel {
         )
     }
 }
-
 
 /// Records every change a history publishes, synchronously, through its public change handler.
 final class ModelChangeRecorder {

@@ -24,6 +24,7 @@
 /// The engine is a value owned by one object (never copied after creation: its storage may be
 /// a class). It is not `Sendable`; its owner decides the isolation.
 public struct HistoryEngine<Storage: HistoryStorage> {
+    /// The storage's entry type.
     public typealias Entry = Storage.Entry
 
     /// An open macro: its text and the children collected so far.

@@ -127,10 +127,13 @@ public protocol HistoryStorage {
 }
 
 extension HistoryStorage {
+    /// Calls `body` on ``entry(at:)``: for storages that keep no entry to lend in place.
     public func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) throws(Failure) -> Result {
         body(try entry(at: position))
     }
 
+    /// Reads the entry with ``entry(at:)``, runs `body`, then writes the entry back with
+    /// ``replaceEntry(at:with:)`` (nothing is written back if `body` throws).
     public func modifyEntry<Result>(
         at position: Int,
         _ body: (inout Entry) throws -> Result

@@ -393,4 +393,3 @@ struct RegisteredActions: UndoCommand {
         actions = registry.run(actions, as: phase, name: &name)
     }
 }
-
