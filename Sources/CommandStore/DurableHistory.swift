@@ -115,7 +115,8 @@ public final class DurableHistory<Receiver> {
     public var redoText: String { stateWithTexts().redoText }
     /// The number of entries done (`0...count`).
     public var index: Int { cachedState.index }
-    /// The number of entries (a closed macro counts once).
+    /// The number of entries (a closed macro counts once; an open outermost macro counts too, as in
+    /// `UndoStack` and Qt).
     public var count: Int { cachedState.count }
     /// The index marked clean, or `nil` when it can no longer be reached.
     public var cleanIndex: Int? { cachedState.cleanIndex }
@@ -123,7 +124,8 @@ public final class DurableHistory<Receiver> {
     public var isClean: Bool { cachedState.isClean }
     /// How many macros are open.
     public var macroDepth: Int { cachedState.macroDepth }
-    /// The maximum number of entries kept (0: no limit); stored with the history.
+    /// The maximum number of entries kept (0: no limit); stored with the history, changed with
+    /// ``setUndoLimit(_:)``.
     public var undoLimit: Int { storage.undoLimit }
 
     /// The record of the step the next undo reverts (its first entry), or `nil` when there is none.
