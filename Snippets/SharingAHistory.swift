@@ -2,6 +2,7 @@
 // (CommandStore.docc/Articles/SharingAHistory.md). Two connections stand in for two processes.
 import CommandStore
 import Foundation
+import SQLiteDatabase
 
 final class Shelf {
     static let schema = Schema(

@@ -1,5 +1,6 @@
-public import CommandStore
+import CommandStore
 import Foundation
+public import SQLiteDatabase
 
 /// Finds, checks, creates and opens album library files.
 ///

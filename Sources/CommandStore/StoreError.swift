@@ -1,6 +1,8 @@
+public import SQLiteDatabase
+
 /// An error about a CommandStore file or history: a stable ``code``, a message naming the file.
 ///
-/// SQLite's own failures are ``DatabaseError``s; a `StoreError` is raised when the file or its
+/// SQLite's own failures are `DatabaseError`s; a `StoreError` is raised when the file or its
 /// contents are not what a CommandStore database must be. Match the code to react:
 ///
 /// ```swift

@@ -1,6 +1,7 @@
 import AlbumLibrary
 import CommandStore
 import Foundation
+import SQLiteDatabase
 
 /// The albums suite: bulk import speed, and whether one command's cost grows with the library.
 ///

@@ -22,6 +22,7 @@
 
 import CommandStore
 import Foundation
+import SQLiteDatabase
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
 import CommandKit
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// Two connections on one file, as two processes would have: each operation decides from the
@@ -117,6 +118,19 @@ import Testing
         }
         #expect(events.map(\.operation) == [.reload, .push])
         #expect(events[0].new.undoText == "Append" && events[0].new.count == 1)
+    }
+
+    /// Regression: the terminal UI writes its current album beside the history; counting that
+    /// commit as a change made each poll reread the history and the window, 5% of a core idle.
+    @Test func theApplicationsOwnWritesAreNoChangeElsewhere() throws {
+        let pair = try Pair()
+        defer { pair.close() }
+        try pair.a.history.push(Append(value: 1))
+        try pair.a.list.append(2)  // the application's own write, outside the history
+        #expect(try pair.a.history.refresh() == false)
+        try pair.b.list.append(3)  // another connection's write: the history may have changed
+        #expect(try pair.a.history.refresh() == true)
+        #expect(try pair.a.history.refresh() == false)
     }
 
     @Test func textsAreReadWithTheStateTheyBelongTo() throws {

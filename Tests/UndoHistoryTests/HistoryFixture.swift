@@ -1,5 +1,6 @@
 import CommandKit
 import CommandStore
+import SQLiteDatabase
 import Foundation
 import Testing
 
