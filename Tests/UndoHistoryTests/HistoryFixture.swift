@@ -1,7 +1,7 @@
 import CommandKit
 import CommandStore
-import SQLiteDatabase
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// A document of lines and a history that edits it, the same on every ``UndoHistory`` conformer:
