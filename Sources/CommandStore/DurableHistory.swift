@@ -173,7 +173,7 @@ public final class DurableHistory<Receiver> {
     /// - Returns: The command, or the macro with its decoded children.
     /// - Throws: ``StoreError`` as ``record(at:)``, and when the entry cannot be decoded
     ///   (``StoreError/Code/unknownCommandKind``, ``StoreError/Code/unsupportedCommandVersion``,
-    ///   ``StoreError/Code/invalidCommandData``), or a ``DatabaseError``.
+    ///   ``StoreError/Code/invalidCommandData``), or a `DatabaseError`.
     /// - Complexity: O(size of the entry): one indexed row, its payload decoded.
     public func command(at position: Int) throws -> DurableCommand<Receiver> {
         if macroDepth > 0, position == storage.count, var open = engine.openMacroEntry() {

@@ -1,6 +1,6 @@
 /// The one history engine: every undo rule, over any ``HistoryStorage``.
 ///
-/// ``UndoStack`` runs it over ``MemoryHistoryStorage``; `CommandStore` runs it over SQLite.
+/// ``UndoStack`` runs it over `MemoryHistoryStorage`; `CommandStore` runs it over SQLite.
 /// The rules follow Qt's `QUndoStack`, with Swing's significance and a documented error rule:
 ///
 /// - **push** runs the entry's `redo()` (unless `execute` is `false`), then: inside a macro,

@@ -2,7 +2,7 @@
 ///
 /// The engine owns every rule (truncating the redo tail, merging, macros, the clean index,
 /// limit trimming, obsolete removal, significance, texts); a storage only keeps data. Two
-/// storages exist: ``MemoryHistoryStorage`` (a ring buffer, behind ``UndoStack``) and the
+/// storages exist: `MemoryHistoryStorage` (a ring buffer, behind ``UndoStack``) and the
 /// SQLite storage of `CommandStore`, which must be able to implement every requirement
 /// lazily: the engine never walks the whole storage when it opens, pushes, undoes or redoes.
 ///
