@@ -82,7 +82,14 @@ let package = Package(
 
         // Helpers every test target shares (a seeded generator, awaiting a child process's exit).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit", "TestSupport"]),
+        // The engine's model-based test, on public API only: run on UndoStack (CommandKitTests) and
+        // on a storage written outside CommandKit (PublicEngineTests).
+        .target(name: "UndoModelTesting", dependencies: ["CommandKit"], path: "Tests/UndoModelTesting"),
+        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit", "TestSupport", "UndoModelTesting"]),
+        // Sees CommandKit's public API only (no @testable): a HistoryStorage of its own passes the model test.
+        .testTarget(name: "PublicEngineTests", dependencies: ["CommandKit", "UndoModelTesting"]),
+        // One suite, run once per UndoHistory conformer (UndoStack, DurableHistory).
+        .testTarget(name: "UndoHistoryTests", dependencies: ["CommandKit", "SQLiteDatabase", "CommandStore"]),
         // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
         .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
         .testTarget(

@@ -152,5 +152,10 @@ do {
     try history.push(DeleteAlbum(albumID: 2))
     try history.endMacro()
     print(history.undoText, try history.receiver.titles())  // Import and Tidy ["Blue", "Mingus"]
+
+    // An UndoHistory like UndoStack: the kit's controls, groups and change handlers take it.
+    let undoItem = history.makeUndoControl { print("not undone:", $0) }
+    history.addChangeHandler { change in print("now at step", change.new.index) }
+    print(undoItem.title)  // Undo Import and Tidy
     history.database.close()
 }

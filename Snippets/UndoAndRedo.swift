@@ -93,7 +93,7 @@ try stack.redo()
 print(stack.isClean, stack.cleanIndex ?? -1)  // true 1
 
 let bounded = UndoStack(undoLimit: 100)  // keeps the 100 most recent entries
-bounded.undoLimit = 10  // may change at any time: the oldest go at once
+bounded.setUndoLimit(10)  // may change at any time: the oldest go at once
 print(bounded.undoLimit)
 
 // MARK: Registration style (UndoManager's model)
@@ -128,13 +128,18 @@ print(playlist.songs)  // ["So What", "Freddie Freeloader", "Blue in Green"]
 
 // MARK: Observing a history
 
+let stream = stack.changes  // subscribed now: no change made before the task runs is missed
 let changes = Task { @MainActor in
-    for await change in stack.changes where change.canUndoChanged {
+    for await change in stream where change.canUndoChanged {
         print("can undo:", change.new.canUndo)
     }
 }
+let token = stack.addChangeHandler { change in  // synchronous, after each change
+    if change.cleanChanged { print("edited:", !change.new.isClean) }
+}
 print(stack.model.canUndo, stack.model.undoText)  // an @Observable mirror for SwiftUI
 changes.cancel()
+stack.removeChangeHandler(token)
 
 let group = UndoGroup()  // one stack per open document, one pair of controls for all
 group.addStack(stack)
@@ -142,3 +147,28 @@ group.addStack(editor)
 group.setActiveStack(editor)
 let groupUndo = group.makeUndoControl()
 print(groupUndo.title)  // Undo Typing: follows the editor's stack
+
+// MARK: One interface for every history
+
+/// Edit-menu code written once, for an UndoStack or a durable history alike.
+func editMenu(for history: some UndoHistory) -> [ActionControl] {
+    [
+        history.makeUndoControl { print("could not undo:", $0) },
+        history.makeRedoControl { print("could not redo:", $0) },
+    ]
+}
+
+let menu = editMenu(for: stack)
+print(menu[0].title, menu[1].title)
+
+func undoTwice(_ history: some UndoHistory) throws {
+    let undone = try history.undo(steps: 2)  // both or neither
+    print(undone.count)  // 2
+}
+
+try stack.push(DeleteAlbum(library: library, index: 0))
+try stack.push(DeleteAlbum(library: library, index: 0))
+let shown = stack.undoRecord  // what the Undo button shows
+try stack.undo(steps: 1, expecting: shown?.id)  // that step, or nothing
+try stack.redo()
+try undoTwice(stack)

@@ -29,6 +29,8 @@ protocol BoundCommand: AnyObject {
     func merge(with other: any BoundCommand) -> Bool
     /// The command's JSON.
     func payload(using encoder: PayloadEncoder) throws -> Data
+    /// The command itself, for `DurableHistory.command(at:)` (which knows the receiver type).
+    var persistentCommand: any PersistentCommand { get }
 }
 
 /// A ``PersistentCommand`` bound to its receiver.
@@ -39,6 +41,8 @@ final class ReceiverBoundCommand<Command: PersistentCommand>: BoundCommand {
 
     /// The command as it is now (after a run, what its run recorded).
     var current: Command { command }
+
+    var persistentCommand: any PersistentCommand { command }
     private let receiver: Command.Receiver
 
     init(_ command: Command, receiver: Command.Receiver) {

@@ -116,7 +116,8 @@ public final class DurableHistory<Receiver> {
     public var redoText: String { stateWithTexts().redoText }
     /// The number of entries done (`0...count`).
     public var index: Int { cachedState.index }
-    /// The number of entries (a closed macro counts once).
+    /// The number of entries (a closed macro counts once; an open outermost macro counts too, as in
+    /// `UndoStack` and Qt).
     public var count: Int { cachedState.count }
     /// The index marked clean, or `nil` when it can no longer be reached.
     public var cleanIndex: Int? { cachedState.cleanIndex }
@@ -124,7 +125,8 @@ public final class DurableHistory<Receiver> {
     public var isClean: Bool { cachedState.isClean }
     /// How many macros are open.
     public var macroDepth: Int { cachedState.macroDepth }
-    /// The maximum number of entries kept (0: no limit); stored with the history.
+    /// The maximum number of entries kept (0: no limit); stored with the history, changed with
+    /// ``setUndoLimit(_:)``.
     public var undoLimit: Int { storage.undoLimit }
 
     /// The record of the step the next undo reverts (its first entry), or `nil` when there is none.
@@ -156,7 +158,61 @@ public final class DurableHistory<Receiver> {
     /// - Complexity: O(1): one indexed row, its payload left unread.
     /// - Precondition: `position` is in `0..<count`.
     public func text(at position: Int) throws -> String {
-        try record(at: position).text
+        if macroDepth > 0, position == storage.count, let text = try? engine.text(at: position) { return text }
+        return try record(at: position).text
+    }
+
+    /// The command at a position, decoded from its row: what `UndoStack.command(at:)` is for a stack.
+    ///
+    /// Unlike ``text(at:)`` and ``record(at:)``, this reads the entry's payload and runs its type's
+    /// decoder (``PersistentCommand/decode(_:version:)``): use it to inspect a step, not to list the
+    /// history. The command is a copy; changing it changes nothing stored. While a macro is open,
+    /// position `count - 1` is the open macro with the children pushed so far.
+    ///
+    /// - Parameter position: A position in `0..<count`.
+    /// - Returns: The command, or the macro with its decoded children.
+    /// - Throws: ``StoreError`` as ``record(at:)``, and when the entry cannot be decoded
+    ///   (``StoreError/Code/unknownCommandKind``, ``StoreError/Code/unsupportedCommandVersion``,
+    ///   ``StoreError/Code/invalidCommandData``), or a `DatabaseError`.
+    /// - Complexity: O(size of the entry): one indexed row, its payload decoded.
+    public func command(at position: Int) throws -> DurableCommand<Receiver> {
+        if macroDepth > 0, position == storage.count, var open = engine.openMacroEntry() {
+            try open.decode()
+            return try Self.command(from: open)
+        }
+        return try readCommitted {
+            guard (0..<storage.count).contains(position) else {
+                throw StoreError(
+                    .historyChanged,
+                    "\(database.path): history entry \(position) is gone (the history has \(storage.count) entries now)",
+                    path: database.path
+                )
+            }
+            var entry = try storage.entry(at: position)
+            try entry.decode()
+            return try Self.command(from: entry)
+        }.value
+    }
+
+    /// The public form of a decoded entry.
+    private static func command(from entry: DurableEntry) throws -> DurableCommand<Receiver> {
+        switch entry.content {
+        case .command(let bound):
+            guard let command = bound.persistentCommand as? any PersistentCommand<Receiver> else {
+                throw StoreError(.invalidCommandData, "a history entry of kind \(bound.kind) runs on another receiver")
+            }
+            return .command(command)
+        case .macro(let text, let children):
+            return .macro(
+                text: text,
+                children: try children.map { child in
+                    var child = child
+                    try child.decode()
+                    return try command(from: child)
+                })
+        case .stored:
+            throw StoreError(.invalidCommandData, "a history entry could not be decoded")
+        }
     }
 
     /// The record of the entry at a position: its identity, texts and time, as stored with it.
@@ -218,15 +274,19 @@ public final class DurableHistory<Receiver> {
 
     /// The history's changes, as an asynchronous sequence of events.
     ///
-    /// Each access returns a new stream that receives every change from then on, made through this
-    /// history object (buffered without limit); it finishes when the history is deallocated. Events
-    /// follow `UndoStack`'s rules (see `UndoChange`), with one addition: ``reload()`` delivers a
-    /// `reload` event when what it read differs. Changes another process commits are seen at the
-    /// next call or ``reload()``, not as they happen.
+    /// Each access returns a new stream, subscribed at once, that receives every change from then
+    /// on (buffered without limit); it finishes when the history is deallocated. Take it before
+    /// starting the task that reads it. Events follow `UndoStack`'s rules (see `UndoChange`), with
+    /// one addition: ``reload()`` and ``refresh()`` deliver a `reload` event when what they read
+    /// differs. Changes another process commits are seen at the next call, ``refresh()`` or
+    /// ``watchExternalChanges(every:)``, not as they happen.
     ///
     /// ```swift
-    /// for await change in history.changes where change.undoTextChanged {
-    ///     undoMenuItem.title = "Undo \(change.new.undoText)"
+    /// let changes = history.changes  // subscribed now
+    /// Task { @MainActor in
+    ///     for await change in changes where change.undoTextChanged {
+    ///         undoMenuItem.title = "Undo \(change.new.undoText)"
+    ///     }
     /// }
     /// ```
     public var changes: AsyncStream<UndoChange> {
@@ -239,6 +299,23 @@ public final class DurableHistory<Receiver> {
     /// read after each call, one indexed row each).
     public var model: UndoStackModel {
         observation.observableModel()
+    }
+
+    /// Calls `handler` synchronously after every change, on the history's isolation domain: after
+    /// each call that changed the state (its transaction is over: the handler may use the history),
+    /// and after a ``refresh()`` or ``reload()`` that found another process's changes.
+    ///
+    /// Observing makes each call read the Undo/Redo texts too (one indexed row each).
+    /// - Parameter handler: Receives each change.
+    /// - Returns: The token that removes it.
+    @discardableResult
+    public func addChangeHandler(_ handler: @escaping (UndoChange) -> Void) -> UndoChangeHandlerToken {
+        observation.addChangeHandler(handler)
+    }
+
+    /// Removes a change handler added with ``addChangeHandler(_:)``.
+    public func removeChangeHandler(_ token: UndoChangeHandlerToken) {
+        observers?.removeChangeHandler(token)
     }
 
     /// The observers, created on first use.
@@ -683,7 +760,8 @@ public final class DurableHistory<Receiver> {
         }
         var succeeded = false
         // Runs after `activity` is restored (the defer below runs first): observers may use the history.
-        defer { publish(change, always: always && succeeded) }
+        // A failed call changed nothing: what observers then see is what the reread found.
+        defer { publish(succeeded ? change : .reload, always: always && succeeded) }
         activity = macroScope.map { .runningInMacro($0) } ?? .running
         defer { activity = macroScope.map { .macro($0) } ?? .idle }
         var result: Result?
@@ -728,7 +806,8 @@ public final class DurableHistory<Receiver> {
         let macroDepth = cachedState.macroDepth
         let enabled = macroDepth == 0
         let index = storage.index
-        let count = storage.count
+        // An open outermost macro counts, as the engine (and Qt) count it.
+        let count = enabled ? storage.count : storage.count + 1
         let cleanIndex = storage.cleanIndex
         return UndoState(
             index: index,
@@ -851,3 +930,10 @@ private enum MacroScope {
 
 @available(*, unavailable, message: "A DurableHistory belongs to its Database's isolation domain.")
 extension DurableHistory: Sendable {}
+
+extension DurableHistory: UndoHistory {
+    /// What ``command(at:)`` returns: a decoded command, or a macro of them.
+    public typealias Command = DurableCommand<Receiver>
+    /// What the history reports about a step (``undoRecord``, ``undo(steps:expecting:)``).
+    public typealias Record = HistoryRecord
+}

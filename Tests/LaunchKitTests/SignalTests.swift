@@ -1,7 +1,8 @@
-import CommandKit
 import Foundation
 import LaunchKit
 import Testing
+
+@testable import CommandKit
 
 #if canImport(Glibc)
 import Glibc

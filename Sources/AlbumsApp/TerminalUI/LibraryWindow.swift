@@ -7,10 +7,12 @@ import Foundation
 /// ``BrowserState`` view model on the other.
 ///
 /// The toolbar buttons are CommandKit ``ActionControl``s (Target-Action): a key press sends the
-/// button's action to this window, unless the button is disabled. After every change the window
-/// asks the durable history what can be undone and redone, and sets each button's title and
-/// enabled state from it ("Undo Delete “Best of Bowie”", dimmed when there is nothing to undo).
-/// Every change is committed as it happens, so killing the process loses nothing.
+/// button's action, unless the button is disabled. Undo and Redo are the kit's own controls on the
+/// durable history (`makeUndoControl`): they follow its state ("Undo Delete “Best of Bowie”",
+/// dimmed when there is nothing to undo) and undo or redo exactly the step they show; if another
+/// process has changed the history since, the history refuses, the refusal goes to the status line
+/// and the buttons show the new state. Every change is committed as it happens, so killing the
+/// process loses nothing.
 ///
 /// The window never loads the whole library: it keeps the albums around the current one
 /// (``margin`` on each side) and reads a new window when a scroll nears its edge or a change
@@ -25,8 +27,9 @@ final class LibraryWindow {
     static let margin = 100
 
     let session: LibrarySession
-    let undoButton = ActionControl(title: "Undo", isEnabled: false)
-    let redoButton = ActionControl(title: "Redo", isEnabled: false)
+    /// The kit's controls on the history; their errors go to the status line.
+    private(set) lazy var undoButton = session.history.makeUndoControl { [weak self] in self?.refused($0) }
+    private(set) lazy var redoButton = session.history.makeRedoControl { [weak self] in self?.refused($0) }
     let deleteButton = ActionControl(title: "Delete")
     let addButton = ActionControl(title: "Add")
     let quitButton = ActionControl(title: "Quit")
@@ -37,9 +40,11 @@ final class LibraryWindow {
     private(set) var isRunning = true
     /// Set when something visible changed since the last draw.
     var needsRedraw = true
-    /// The steps the Undo and Redo buttons show: what `u` and `r` expect to undo and redo.
-    private var shownUndo: HistoryRecord?
-    private var shownRedo: HistoryRecord?
+    /// What the last undo or redo through the buttons reports ("Undid …"), set by the history's
+    /// change handler: the step named is the one the button showed, which is the one undone.
+    private var historyReport: String?
+    /// Whether the last button press ended in an error (shown instead of a report).
+    private var historyButtonFailed = false
 
     /// Creates the window.
     ///
@@ -48,8 +53,6 @@ final class LibraryWindow {
     ///   - currentAlbumID: The album to show first (restored at launch); the first one when `nil`.
     init(session: LibrarySession, currentAlbumID: UUID?) throws {
         self.session = session
-        undoButton.setTarget(self, action: LibraryWindow.undo)
-        redoButton.setTarget(self, action: LibraryWindow.redo)
         deleteButton.setTarget(self, action: LibraryWindow.deleteCurrent)
         addButton.setTarget(self, action: LibraryWindow.openAddForm)
         quitButton.setTarget(self, action: LibraryWindow.quit)
@@ -59,6 +62,7 @@ final class LibraryWindow {
                 self?.refreshToolbar()
             }
         }
+        session.history.addChangeHandler { [weak self] change in self?.historyChanged(change) }
         try reload(currentID: currentAlbumID)
     }
 
@@ -78,8 +82,8 @@ final class LibraryWindow {
         switch key {
         case .left, .character("h"): scroll(by: -1)
         case .right, .character("l"): scroll(by: 1)
-        case .character("u"), .character("U"): press(undoButton, unavailable: "Nothing to undo")
-        case .character("r"), .character("R"): press(redoButton, unavailable: "Nothing to redo")
+        case .character("u"), .character("U"): pressHistoryButton(undoButton, unavailable: "Nothing to undo")
+        case .character("r"), .character("R"): pressHistoryButton(redoButton, unavailable: "Nothing to redo")
         case .character("d"), .character("D"): press(deleteButton, unavailable: "No album to delete")
         case .character("a"), .character("A"): press(addButton, unavailable: "")
         case .character("q"), .character("Q"): press(quitButton, unavailable: "")
@@ -90,6 +94,40 @@ final class LibraryWindow {
     private func press(_ control: ActionControl, unavailable: String) {
         if !control.sendAction() {
             state.status = unavailable
+        }
+    }
+
+    /// Sends an Undo or Redo button's action, then shows the albums as they are now: the step the
+    /// button showed was undone (or redone), or the history refused and nothing changed.
+    private func pressHistoryButton(_ control: ActionControl, unavailable: String) {
+        let index = state.clampedIndex
+        historyReport = nil
+        historyButtonFailed = false
+        guard control.sendAction() else {
+            state.status = unavailable
+            return
+        }
+        if !historyButtonFailed, let historyReport { state.status = historyReport }
+        do {
+            try reload(currentID: nil, fallbackIndex: index)
+        } catch {
+            state.status = AlbumsApp.describe(error)
+        }
+    }
+
+    /// A button's undo or redo failed or was refused (another process changed the history).
+    private func refused(_ error: any Error) {
+        historyButtonFailed = true
+        state.status = AlbumsApp.describe(error)
+        needsRedraw = true
+    }
+
+    /// Notes what an undo or redo did, for the status line (other changes report themselves).
+    private func historyChanged(_ change: UndoChange) {
+        switch change.operation {
+        case .undo: historyReport = "Undid " + change.old.undoText
+        case .redo: historyReport = "Redid " + change.old.redoText
+        default: break
         }
     }
 
@@ -119,19 +157,6 @@ final class LibraryWindow {
     }
 
     // MARK: - Actions (the toolbar's targets)
-
-    // Undo and Redo act on the step their button shows, or on nothing: if another process has
-    // changed the history since, the history refuses and the window shows the new state.
-
-    func undo() {
-        let shown = shownUndo
-        change { "Undid " + (try session.undo(count: 1, expecting: shown?.id).first?.text ?? "") }
-    }
-
-    func redo() {
-        let shown = shownRedo
-        change { "Redid " + (try session.redo(count: 1, expecting: shown?.id).first?.text ?? "") }
-    }
 
     func deleteCurrent() {
         guard let shown = state.currentAlbum else { return }
@@ -219,12 +244,6 @@ final class LibraryWindow {
         state.currentIndex = state.clampedIndex
         try loadWindow(around: state.currentIndex)
         rememberCurrent()
-        shownUndo = session.undoRecord
-        shownRedo = session.redoRecord
-        undoButton.title = shownUndo.map { "Undo \($0.actionText)" } ?? "Undo"
-        undoButton.isEnabled = shownUndo != nil
-        redoButton.title = shownRedo.map { "Redo \($0.actionText)" } ?? "Redo"
-        redoButton.isEnabled = shownRedo != nil
         deleteButton.isEnabled = state.albumCount > 0
         refreshToolbar()
     }

@@ -10,13 +10,14 @@ import Android
 
 /// A value guarded by a pthread mutex: the package's one lock that ThreadSanitizer can see.
 ///
-/// `package`, so LaunchKit and every test target share this lock rather than keep copies.
+/// Internal: the test targets that need it reach it with `@testable import CommandKit`, so every
+/// target shares this one lock rather than keep copies (CommandKit declares nothing `package`).
 ///
 /// Why not `Synchronization.Mutex`: on Linux (Swift 6.3) it locks with a futex inside the
 /// uninstrumented runtime, so ThreadSanitizer sees no synchronization and reports every guarded
 /// access as a race, hiding real ones. ThreadSanitizer intercepts pthread calls, so with this lock
 /// `swift test --sanitize=thread` reports only real races.
-package final class LockedState<State: Sendable>: @unchecked Sendable {
+final class LockedState<State: Sendable>: @unchecked Sendable {
     // Why `@unchecked Sendable` is safe: `state` is read and written only inside `withLock`,
     // between `pthread_mutex_lock` and `pthread_mutex_unlock` on `mutex`, which is allocated once,
     // never moved, and destroyed only in `deinit` (no other reference exists then). `State` is
@@ -24,7 +25,7 @@ package final class LockedState<State: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
-    package init(_ initialState: State) {
+    init(_ initialState: State) {
         state = initialState
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -40,7 +41,7 @@ package final class LockedState<State: Sendable>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the state. `body` must not call `withLock` on the same
     /// lock (it is not recursive) and must not suspend (it is synchronous).
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

@@ -1,6 +1,6 @@
 /// The one history engine: every undo rule, over any ``HistoryStorage``.
 ///
-/// ``UndoStack`` runs it over ``MemoryHistoryStorage``; `CommandStore` runs it over SQLite.
+/// ``UndoStack`` runs it over `MemoryHistoryStorage`; `CommandStore` runs it over SQLite.
 /// The rules follow Qt's `QUndoStack`, with Swing's significance and a documented error rule:
 ///
 /// - **push** runs the entry's `redo()` (unless `execute` is `false`), then: inside a macro,
@@ -23,8 +23,9 @@
 ///
 /// The engine is a value owned by one object (never copied after creation: its storage may be
 /// a class). It is not `Sendable`; its owner decides the isolation.
-package struct HistoryEngine<Storage: HistoryStorage> {
-    package typealias Entry = Storage.Entry
+public struct HistoryEngine<Storage: HistoryStorage> {
+    /// The storage's entry type.
+    public typealias Entry = Storage.Entry
 
     /// An open macro: its text and the children collected so far.
     struct OpenMacro {
@@ -33,16 +34,16 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     }
 
     /// The storage holding the entries, the index and the clean index.
-    package let storage: Storage
+    public let storage: Storage
 
     /// The maximum number of entries kept, or 0 for no limit.
-    package private(set) var undoLimit: Int = 0
+    public private(set) var undoLimit: Int = 0
 
     /// The open macros, innermost last.
     var openMacros: [OpenMacro] = []
 
     /// Creates an engine over a storage, which may already hold a history.
-    package init(storage: Storage, undoLimit: Int = 0) {
+    public init(storage: Storage, undoLimit: Int = 0) {
         self.storage = storage
         self.undoLimit = max(0, undoLimit)
     }
@@ -50,31 +51,46 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     // MARK: - Reading
 
     /// The number of done entries.
-    package var index: Int { storage.index }
-    /// The number of entries.
-    package var count: Int { storage.count }
+    public var index: Int { storage.index }
+    /// The number of entries, the open outermost macro included (as Qt counts it: from
+    /// `beginMacro`, at position `storage.count`, although it reaches the storage only when it ends).
+    public var count: Int { openMacros.isEmpty ? storage.count : storage.count + 1 }
     /// The clean index, if any.
-    package var cleanIndex: Int? { storage.cleanIndex }
+    public var cleanIndex: Int? { storage.cleanIndex }
     /// How many macros are open.
-    package var macroDepth: Int { openMacros.count }
+    public var macroDepth: Int { openMacros.count }
     /// Whether a macro is open.
-    package var isInMacro: Bool { !openMacros.isEmpty }
+    public var isInMacro: Bool { !openMacros.isEmpty }
     /// Whether the index is the clean index and no macro is open.
-    package var isClean: Bool { openMacros.isEmpty && storage.cleanIndex == storage.index }
+    public var isClean: Bool { openMacros.isEmpty && storage.cleanIndex == storage.index }
     /// Whether undo would do something.
-    package var canUndo: Bool { openMacros.isEmpty && storage.index > 0 }
+    public var canUndo: Bool { openMacros.isEmpty && storage.index > 0 }
     /// Whether redo would do something.
-    package var canRedo: Bool { openMacros.isEmpty && storage.index < storage.count }
+    public var canRedo: Bool { openMacros.isEmpty && storage.index < storage.count }
 
-    /// The entry at a position, `0 ..< count`.
-    package func entry(at position: Int) throws(Storage.Failure) -> Entry {
+    /// The stored entry at a position, `0 ..< storage.count`.
+    public func entry(at position: Int) throws(Storage.Failure) -> Entry {
         try storage.entry(at: position)
+    }
+
+    /// The text of the entry at a position, `0 ..< count`: a stored entry's, or the open outermost
+    /// macro's at `storage.count`.
+    public func text(at position: Int) throws(Storage.Failure) -> String {
+        if position == storage.count, let outermost = openMacros.first { return outermost.text }
+        return try storage.readEntry(at: position) { $0.text }
+    }
+
+    /// The open outermost macro as an entry of the children pushed so far (inner open macros not
+    /// included), or `nil` when no macro is open.
+    public func openMacroEntry() -> Entry? {
+        guard let outermost = openMacros.first else { return nil }
+        return Entry.macro(text: outermost.text, children: outermost.children)
     }
 
     /// The start of the step that ends just below `end` (the largest step boundary below it).
     ///
     /// - Complexity: O(k), k the number of insignificant entries in the step.
-    package func stepStart(below end: Int) throws(Storage.Failure) -> Int {
+    public func stepStart(below end: Int) throws(Storage.Failure) -> Int {
         var position = end - 1
         while position > 0, !(try storage.readEntry(at: position) { $0.isSignificant }) {
             position -= 1
@@ -83,22 +99,22 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     }
 
     /// The action text of the step the next undo reverts ("" when none or in a macro).
-    package func undoText() throws(Storage.Failure) -> String {
+    public func undoText() throws(Storage.Failure) -> String {
         guard canUndo else { return "" }
         return try storage.readEntry(at: stepStart(below: storage.index)) { $0.actionText }
     }
 
     /// The action text of the step the next redo applies ("" when none or in a macro).
-    package func redoText() throws(Storage.Failure) -> String {
+    public func redoText() throws(Storage.Failure) -> String {
         guard canRedo else { return "" }
         return try storage.readEntry(at: storage.index) { $0.actionText }
     }
 
     /// A snapshot of the observable state.
-    package func state() throws(Storage.Failure) -> UndoState {
+    public func state() throws(Storage.Failure) -> UndoState {
         UndoState(
             index: storage.index,
-            count: storage.count,
+            count: count,
             cleanIndex: storage.cleanIndex,
             isClean: isClean,
             canUndo: canUndo,
@@ -119,7 +135,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     ///     `addEdit`, registration-style undo).
     /// - Throws: The entry's error (nothing recorded), or the storage's.
     /// - Complexity: Amortized O(1) plus the size of the truncated redo tail.
-    package mutating func push(_ entry: consuming Entry, execute: Bool = true) throws {
+    public mutating func push(_ entry: consuming Entry, execute: Bool = true) throws {
         var entry = entry
         if execute, !entry.isObsolete {
             try entry.redo()
@@ -195,7 +211,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     ///
     /// - Throws: The failing entry's error; the index stays just above the failing entry.
     /// - Complexity: O(k) for a step of k entries.
-    package mutating func undo() throws {
+    public mutating func undo() throws {
         guard openMacros.isEmpty else { return }
         var index = storage.index
         guard index > 0 else { return }
@@ -216,7 +232,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     ///
     /// - Throws: The failing entry's error; the index stays just below the failing entry.
     /// - Complexity: O(k) for a step of k entries.
-    package mutating func redo() throws {
+    public mutating func redo() throws {
         guard openMacros.isEmpty else { return }
         var index = storage.index
         guard index < storage.count else { return }
@@ -234,13 +250,77 @@ package struct HistoryEngine<Storage: HistoryStorage> {
         try storage.setIndex(index)
     }
 
+    /// The end of the step that starts at `start` (the next step boundary above it).
+    ///
+    /// - Complexity: O(k), k the number of insignificant entries in the step.
+    public func stepEnd(above start: Int) throws(Storage.Failure) -> Int {
+        var position = start + 1
+        while position < storage.count, !(try storage.readEntry(at: position) { $0.isSignificant }) {
+            position += 1
+        }
+        return position
+    }
+
+    /// Undoes exactly `steps` steps, or none.
+    ///
+    /// Checks first that `steps` steps can be undone. If an entry throws part of the way, the
+    /// entries this call undid are redone (less those that turned obsolete and went) before the
+    /// error is rethrown, as a macro reverts its children; a persistent storage's owner rolls its
+    /// transaction back instead, and may count the steps itself.
+    /// - Throws: ``UndoError/Code/macroOpen`` while a macro is open, ``UndoError/Code/nothingToUndo``
+    ///   when fewer steps can be undone (nothing is done then), the failing entry's error, or
+    ///   ``UndoError/Code/rollbackFailed`` when redoing after a failure failed too.
+    /// - Complexity: O(k) for the k entries of the steps.
+    public mutating func undo(steps: Int) throws {
+        guard openMacros.isEmpty else { throw UndoError(.macroOpen) }
+        var end = storage.index
+        for _ in 0..<steps {
+            guard end > 0 else { throw UndoError(.nothingToUndo) }
+            end = try stepStart(below: end)
+        }
+        try allOrNothing { engine in for _ in 0..<steps { try engine.undo() } }
+    }
+
+    /// Redoes exactly `steps` steps, or none; the counterpart of ``undo(steps:)``.
+    /// - Throws: ``UndoError/Code/macroOpen``, ``UndoError/Code/nothingToRedo``, the failing
+    ///   entry's error, or ``UndoError/Code/rollbackFailed``.
+    /// - Complexity: O(k) for the k entries of the steps.
+    public mutating func redo(steps: Int) throws {
+        guard openMacros.isEmpty else { throw UndoError(.macroOpen) }
+        var start = storage.index
+        for _ in 0..<steps {
+            guard start < storage.count else { throw UndoError(.nothingToRedo) }
+            start = try stepEnd(above: start)
+        }
+        try allOrNothing { engine in for _ in 0..<steps { try engine.redo() } }
+    }
+
+    /// Runs `body`, which moves the index; if it throws, moves back to where it started (less the
+    /// entries that turned obsolete and went) before rethrowing.
+    private mutating func allOrNothing(_ body: (inout Self) throws -> Void) throws {
+        let startIndex = storage.index
+        let startCount = storage.count
+        do {
+            try body(&self)
+        } catch {
+            do {
+                // Entries that went were below the start (undo) or among the redone ones (redo).
+                let removed = startCount - storage.count
+                try setIndex(storage.index < startIndex ? startIndex - removed : startIndex)
+            } catch let rollback {
+                throw UndoError(.rollbackFailed, underlying: error, rollback: rollback)
+            }
+            throw error
+        }
+    }
+
     /// Moves to `target` (clamped to `0...count`), redoing or undoing entry by entry.
     ///
     /// Obsolete entries met on the way are removed (when redoing, the target moves down with
     /// them). Ignored while a macro is open.
     /// - Throws: The failing entry's error; the index stays next to the failing entry.
     /// - Complexity: O(|target − index|).
-    package mutating func setIndex(_ target: Int) throws {
+    public mutating func setIndex(_ target: Int) throws {
         guard openMacros.isEmpty else { return }
         var target = min(max(target, 0), storage.count)
         var index = storage.index
@@ -289,7 +369,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
 
     /// Opens a macro: later pushes become its children, and it becomes one step when the
     /// outermost macro ends. Opening the outermost macro truncates the redo tail.
-    package mutating func beginMacro(text: String) throws(Storage.Failure) {
+    public mutating func beginMacro(text: String) throws(Storage.Failure) {
         if openMacros.isEmpty {
             let index = storage.index
             if index < storage.count {
@@ -309,7 +389,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     /// - Returns: `false` if no macro was open (nothing happens).
     /// - Throws: The storage's error when the outermost macro is appended.
     @discardableResult
-    package mutating func endMacro(discardingEmpty: Bool = false) throws(Storage.Failure) -> Bool {
+    public mutating func endMacro(discardingEmpty: Bool = false) throws(Storage.Failure) -> Bool {
         guard let closed = openMacros.popLast() else { return false }
         if discardingEmpty, closed.children.isEmpty { return true }
         let entry = Entry.macro(text: closed.text, children: closed.children)
@@ -327,7 +407,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     }
 
     /// Changes the text of the innermost open macro (no effect when none is open).
-    package mutating func setMacroText(_ text: String) {
+    public mutating func setMacroText(_ text: String) {
         guard !openMacros.isEmpty else { return }
         openMacros[openMacros.count - 1].text = text
     }
@@ -335,13 +415,13 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     // MARK: - Clean state, limit, clear
 
     /// Marks the current index clean (ignored while a macro is open).
-    package func setClean() throws(Storage.Failure) {
+    public func setClean() throws(Storage.Failure) {
         guard openMacros.isEmpty else { return }
         try storage.setCleanIndex(storage.index)
     }
 
     /// Forgets the clean index: no state is clean any more.
-    package func resetClean() throws(Storage.Failure) {
+    public func resetClean() throws(Storage.Failure) {
         try storage.setCleanIndex(nil)
     }
 
@@ -349,7 +429,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     ///
     /// Unlike Qt, the limit may change at any time. Lowering it removes the oldest entries
     /// below the index right away (never the redo tail: that goes at the next push).
-    package mutating func setUndoLimit(_ limit: Int) throws(Storage.Failure) {
+    public mutating func setUndoLimit(_ limit: Int) throws(Storage.Failure) {
         undoLimit = max(0, limit)
         guard undoLimit > 0, openMacros.isEmpty else { return }
         let excess = min(storage.count - undoLimit, storage.index)
@@ -360,7 +440,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     }
 
     /// Removes every entry and open macro without running them; the empty history is clean.
-    package mutating func clear() throws(Storage.Failure) {
+    public mutating func clear() throws(Storage.Failure) {
         openMacros.removeAll()
         if storage.count > 0 { try storage.removeEntries(from: 0) }
         try storage.setIndex(0)
@@ -374,7 +454,7 @@ package struct HistoryEngine<Storage: HistoryStorage> {
     ///
     /// Used by registration-style undo to remove all actions of one target.
     /// - Complexity: O(count) plus O(count) per removed entry.
-    package mutating func editAllEntries(_ body: (inout Entry) -> Void) throws {
+    public mutating func editAllEntries(_ body: (inout Entry) -> Void) throws {
         for m in openMacros.indices {
             for c in openMacros[m].children.indices { body(&openMacros[m].children[c]) }
             openMacros[m].children.removeAll { $0.isObsolete }
@@ -395,3 +475,6 @@ package struct HistoryEngine<Storage: HistoryStorage> {
         try storage.setIndex(index)
     }
 }
+
+@available(*, unavailable, message: "A history engine belongs to the isolation domain of the history that owns it.")
+extension HistoryEngine: Sendable {}

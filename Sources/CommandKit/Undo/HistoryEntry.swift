@@ -15,7 +15,7 @@
 /// - `isSignificant`: an insignificant entry is undone and redone together with the
 ///   significant entry pushed before it.
 /// - `macro(text:children:)`: builds the entry that stands for a closed macro.
-package protocol HistoryEntry {
+public protocol HistoryEntry {
     /// The text shown in a history list.
     var text: String { get }
     /// The text used for "Undo …"/"Redo …" titles.

@@ -40,23 +40,36 @@ final class ChangeBroadcaster: Sendable {
     }
 }
 
-/// Everything that watches one history (an ``UndoStack``, an ``UndoGroup``, or CommandStore's
-/// durable history); created on the first observation.
-package final class HistoryObservers {
+/// Everything that watches one history: its change streams, its observable model and its change
+/// handlers, fed by one ``publish(_:state:always:)`` after each operation.
+///
+/// ``UndoStack``, ``UndoGroup`` and CommandStore's `DurableHistory` each create one when
+/// something first observes them (so an unobserved history computes no state for anyone). Use it
+/// when you write your own ``UndoHistory`` over a ``HistoryEngine``: call ``publish(_:state:always:)``
+/// after every operation with the state the operation left, and ``finish()`` when the history goes.
+///
+/// ```swift
+/// defer { observers?.publish(.undo, state: try engine.state(), always: false) }
+/// ```
+///
+/// It belongs to its history's isolation domain (not `Sendable`); handlers run there, synchronously.
+public final class HistoryObservers {
     /// The state last published (the `old` of the next event).
-    var lastState: UndoState
+    public private(set) var state: UndoState
     private var broadcaster: ChangeBroadcaster?
     private var model: UndoStackModel?
-    /// Synchronous listeners (groups, controls), called in registration order.
-    var listeners: [(id: Int, handler: (UndoChange) -> Void)] = []
-    private var nextListener = 0
+    /// Change handlers, called in registration order.
+    private var handlers: [(id: Int, handler: (UndoChange) -> Void)] = []
+    private var nextHandler = 0
 
-    package init(state: UndoState) {
-        lastState = state
+    /// Creates the observers of a history whose state is `state` now.
+    public init(state: UndoState) {
+        self.state = state
     }
 
-    /// A new stream of the changes from now on; the broadcaster is created on first use.
-    package func makeStream() -> AsyncStream<UndoChange> {
+    /// A new stream of the changes from now on: it is subscribed when this returns, so a change
+    /// made before the stream is first iterated is still delivered.
+    public func makeStream() -> AsyncStream<UndoChange> {
         if let broadcaster { return broadcaster.makeStream() }
         let created = ChangeBroadcaster()
         broadcaster = created
@@ -64,33 +77,47 @@ package final class HistoryObservers {
     }
 
     /// The `@Observable` mirror of the state, created on first use.
-    package func observableModel() -> UndoStackModel {
+    public func observableModel() -> UndoStackModel {
         if let model { return model }
-        let created = UndoStackModel(state: lastState)
+        let created = UndoStackModel(state: state)
         model = created
         return created
     }
 
-    func addListener(_ handler: @escaping (UndoChange) -> Void) -> Int {
-        nextListener += 1
-        listeners.append((nextListener, handler))
-        return nextListener
+    /// Calls `handler` synchronously after every published change, until the token is removed.
+    ///
+    /// - Parameter handler: Receives each change; it may use the history (the operation is over).
+    /// - Returns: The token for ``removeChangeHandler(_:)``.
+    public func addChangeHandler(_ handler: @escaping (UndoChange) -> Void) -> UndoChangeHandlerToken {
+        nextHandler += 1
+        handlers.append((nextHandler, handler))
+        return UndoChangeHandlerToken(owner: ObjectIdentifier(self), id: nextHandler)
     }
 
-    func removeListener(_ id: Int) {
-        listeners.removeAll { $0.id == id }
+    /// Removes a change handler (no effect if it is gone already or belongs to other observers).
+    public func removeChangeHandler(_ token: UndoChangeHandlerToken) {
+        guard token.owner == ObjectIdentifier(self) else { return }
+        handlers.removeAll { $0.id == token.id }
     }
 
-    package func publish(_ operation: UndoChange.Operation, state: UndoState, always: Bool) {
-        guard always || state != lastState else { return }
-        let change = UndoChange(operation: operation, old: lastState, new: state)
-        lastState = state
+    /// Tells everyone what an operation did.
+    ///
+    /// - Parameters:
+    ///   - operation: What the history was asked to do.
+    ///   - state: The state the operation left.
+    ///   - always: `true` publishes even when `state` equals the last state published (a push,
+    ///     whose merge changed the document but not the state, as Qt re-emits `indexChanged`).
+    public func publish(_ operation: UndoChange.Operation, state: UndoState, always: Bool) {
+        guard always || state != self.state else { return }
+        let change = UndoChange(operation: operation, old: self.state, new: state)
+        self.state = state
         model?.update(state)
         broadcaster?.yield(change)
-        for listener in listeners { listener.handler(change) }
+        for handler in handlers { handler.handler(change) }
     }
 
-    package func finish() {
+    /// Finishes every change stream (the history is going away).
+    public func finish() {
         broadcaster?.finish()
     }
 }

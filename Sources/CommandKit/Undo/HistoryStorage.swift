@@ -2,7 +2,7 @@
 ///
 /// The engine owns every rule (truncating the redo tail, merging, macros, the clean index,
 /// limit trimming, obsolete removal, significance, texts); a storage only keeps data. Two
-/// storages exist: ``MemoryHistoryStorage`` (a ring buffer, behind ``UndoStack``) and the
+/// storages exist: `MemoryHistoryStorage` (a ring buffer, behind ``UndoStack``) and the
 /// SQLite storage of `CommandStore`, which must be able to implement every requirement
 /// lazily: the engine never walks the whole storage when it opens, pushes, undoes or redoes.
 ///
@@ -39,7 +39,7 @@
 /// ## Change log
 /// - v1 (initial): the requirements below.
 /// - v2: added ``readEntry(at:_:)`` (has a default implementation: nothing to do).
-package protocol HistoryStorage {
+public protocol HistoryStorage {
     /// The entry type: a command that can redo and undo itself (against its receiver).
     associatedtype Entry: HistoryEntry
     /// The error the storage itself can throw (`Never` for memory).
@@ -127,11 +127,14 @@ package protocol HistoryStorage {
 }
 
 extension HistoryStorage {
-    package func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) throws(Failure) -> Result {
+    /// Calls `body` on ``entry(at:)``: for storages that keep no entry to lend in place.
+    public func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) throws(Failure) -> Result {
         body(try entry(at: position))
     }
 
-    package func modifyEntry<Result>(
+    /// Reads the entry with ``entry(at:)``, runs `body`, then writes the entry back with
+    /// ``replaceEntry(at:with:)`` (nothing is written back if `body` throws).
+    public func modifyEntry<Result>(
         at position: Int,
         _ body: (inout Entry) throws -> Result
     ) throws -> Result {

@@ -6,8 +6,8 @@
 ///
 /// A class so the engine can mutate entries in place through a `let`; it is owned by exactly
 /// one ``HistoryEngine`` and never shared, hence not `Sendable`.
-package final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
-    package typealias Failure = Never
+final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
+    typealias Failure = Never
 
     // Exclusivity is not checked dynamically on these properties (the checks cost a third of
     // a push): the storage belongs to one engine, whose owner (`UndoStack`) refuses re-entrant
@@ -18,12 +18,20 @@ package final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var head = 0
 
-    @exclusivity(unchecked) package private(set) var count = 0
-    @exclusivity(unchecked) package private(set) var index = 0
-    @exclusivity(unchecked) package private(set) var cleanIndex: Int? = 0
+    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) private(set) var index = 0
+    @exclusivity(unchecked) private(set) var cleanIndex: Int? = 0
+
+    /// How many entries limit trimming has removed from the front: the entry at position `p` is
+    /// the `trimmed + p`-th entry ever kept, which a trim does not change.
+    @exclusivity(unchecked) private(set) var trimmed = 0
+    /// Counts removals other than trimming (redo tail, obsolete entries, clearing): an entry's
+    /// ``UndoRecord/ID`` names its absolute position in one generation, so an entry recorded at
+    /// the same position after a removal never has the ID of the one it replaced.
+    @exclusivity(unchecked) private(set) var generation = 0
 
     /// Creates an empty, clean storage.
-    package init() {
+    init() {
         capacity = 0
         buffer = UnsafeMutablePointer<Entry>.allocate(capacity: 0)
     }
@@ -62,13 +70,13 @@ package final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
         head = 0
     }
 
-    package func entry(at position: Int) -> Entry {
+    func entry(at position: Int) -> Entry {
         precondition(position >= 0 && position < count, "history position out of range")
         return buffer[slot(position)]
     }
 
     @inline(__always)
-    package func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) -> Result {
+    func readEntry<Result>(at position: Int, _ body: (Entry) -> Result) -> Result {
         precondition(position >= 0 && position < count, "history position out of range")
         // Through an inout access: exclusivity lets the entry be lent in place, where a plain
         // read of the pointee is copied first (the callee could write through the pointer).
@@ -81,34 +89,37 @@ package final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     }
 
     @inline(__always)
-    package func append(_ entry: Entry) {
+    func append(_ entry: Entry) {
         if count == capacity { grow() }
         (buffer + slot(count)).initialize(to: entry)
         count += 1
     }
 
-    package func replaceEntry(at position: Int, with entry: Entry) {
+    func replaceEntry(at position: Int, with entry: Entry) {
         precondition(position >= 0 && position < count, "history position out of range")
         buffer[slot(position)] = entry
     }
 
-    package func removeEntries(from position: Int) {
+    func removeEntries(from position: Int) {
         precondition(position >= 0 && position <= count, "history position out of range")
+        if position < count { generation &+= 1 }
         deinitialize(position, count)
         count = position
         if count == 0 { head = 0 }
     }
 
-    package func removeFirstEntries(_ k: Int) {
+    func removeFirstEntries(_ k: Int) {
         precondition(k >= 0 && k <= count, "history trim out of range")
         deinitialize(0, k)
+        trimmed &+= k
         head = count == k ? 0 : slot(k)
         count -= k
     }
 
-    package func removeEntry(at position: Int) {
+    func removeEntry(at position: Int) {
         precondition(position >= 0 && position < count, "history position out of range")
         (buffer + slot(position)).deinitialize(count: 1)
+        generation &+= 1
         var hole = position
         while hole + 1 < count {
             (buffer + slot(hole)).moveInitialize(from: buffer + slot(hole + 1), count: 1)
@@ -119,16 +130,16 @@ package final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     }
 
     @inline(__always)
-    package func setIndex(_ index: Int) {
+    func setIndex(_ index: Int) {
         self.index = index
     }
 
-    package func setCleanIndex(_ cleanIndex: Int?) {
+    func setCleanIndex(_ cleanIndex: Int?) {
         self.cleanIndex = cleanIndex
     }
 
     @inline(__always)
-    package func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) rethrows -> Result {
+    func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) rethrows -> Result {
         precondition(position >= 0 && position < count, "history position out of range")
         return try body(&buffer[slot(position)])
     }

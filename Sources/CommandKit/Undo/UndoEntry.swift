@@ -12,22 +12,22 @@ struct UndoEntry: HistoryEntry {
         self.command = command
     }
 
-    var text: String { command.text }
-    var actionText: String { command.actionText }
-    var mergeID: Int? { command.mergeID }
-    var isObsolete: Bool { command.isObsolete }
-    var isSignificant: Bool { command.isSignificant }
+    @usableFromInline var text: String { command.text }
+    @usableFromInline var actionText: String { command.actionText }
+    @usableFromInline var mergeID: Int? { command.mergeID }
+    @usableFromInline var isObsolete: Bool { command.isObsolete }
+    @usableFromInline var isSignificant: Bool { command.isSignificant }
 
-    mutating func redo() throws { try command.redo() }
-    mutating func undo() throws { try command.undo() }
-    mutating func merge(with other: UndoEntry) -> Bool { Self.merge(other.command, into: &command) }
+    @usableFromInline mutating func redo() throws { try command.redo() }
+    @usableFromInline mutating func undo() throws { try command.undo() }
+    @usableFromInline mutating func merge(with other: UndoEntry) -> Bool { Self.merge(other.command, into: &command) }
 
     /// Opens the incoming command, then the existing one, and merges when the types match.
     private static func merge<Incoming: UndoCommand>(_ incoming: Incoming, into top: inout any UndoCommand) -> Bool {
         top.merge(withAnyOf: incoming)
     }
 
-    static func macro(text: String, children: [UndoEntry]) -> UndoEntry {
+    @usableFromInline static func macro(text: String, children: [UndoEntry]) -> UndoEntry {
         UndoEntry(UndoMacro(text: text, entries: children))
     }
 }

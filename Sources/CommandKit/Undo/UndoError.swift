@@ -20,6 +20,16 @@ public struct UndoError: Error, Sendable, CustomStringConvertible {
         public static let unbalancedGrouping = Code(rawValue: "unbalancedGrouping")
         /// Undo or redo was asked for while nested groups were open.
         public static let groupOpen = Code(rawValue: "groupOpen")
+        /// ``UndoStack/undo(steps:expecting:)`` or ``UndoStack/redo(steps:expecting:)`` was asked
+        /// for while a macro is open (undo and redo are disabled until it ends).
+        public static let macroOpen = Code(rawValue: "macroOpen")
+        /// The step an undo or redo would apply first is not the one the caller expected (its
+        /// ``UndoRecord/ID``): the history changed since the caller read it. Nothing was done.
+        public static let historyChanged = Code(rawValue: "historyChanged")
+        /// Fewer steps can be undone than were asked for. Nothing was undone.
+        public static let nothingToUndo = Code(rawValue: "nothingToUndo")
+        /// Fewer steps can be redone than were asked for. Nothing was redone.
+        public static let nothingToRedo = Code(rawValue: "nothingToRedo")
         /// A child of a macro failed, and reverting the children already run failed too: the
         /// document may be partly changed. ``underlying`` is the first error.
         public static let rollbackFailed = Code(rawValue: "rollbackFailed")

@@ -34,6 +34,17 @@
 /// - ``undo()`` with one group open closes it first, as `UndoManager` does; with nested groups
 ///   open it throws ``UndoError/Code/groupOpen``.
 /// - ``levelsOfUndo`` limits the number of steps (0: no limit).
+/// - ``setActionName(_:)`` names the open group, whether it comes before or after the
+///   registrations. Outside a group it names the step just registered (or the group just closed)
+///   if nothing has named that step yet, and otherwise the next step registered: both orders,
+///   name-then-register and register-then-name, name the step they belong to.
+/// - What a command object pushed on ``stack`` registers while it runs (its code calls model
+///   methods written in registration style) joins that command's step, never traps: it is
+///   recorded as an insignificant entry of registered actions right after the command, so one
+///   undo reverts both (the registered actions first, then the command's `undo()`). When the step
+///   is redone, the command runs again and what it registers then replaces those actions. What
+///   the command's `undo()` registers is dropped: its `redo()` makes the change again. So let the
+///   registrations own the changes they revert, and the command's `undo()` revert only the rest.
 ///
 /// Registrations are closures: they live in memory only. The target is held weakly (the
 /// registry does not keep your model alive); an action whose target is gone does nothing.
@@ -61,7 +72,16 @@ public final class UndoRegistry {
     /// A name given with `setActionName` during the undo or redo in progress.
     private var collectedName: String?
     private var groupDepth = 0
+    /// Groups opened while a command pushed on the stack runs: counted, not opened on the stack.
+    private var joinedGroupDepth = 0
     private var disableCount = 0
+    /// A name given outside a group when no step was waiting for one: it names the next step.
+    private var pendingName: String?
+    /// The step a name given next renames: the one just registered without a name, or the group
+    /// just closed; `nil` once a name was given (or anything else happened: see `setActionName`).
+    private var renameableStep: UndoRecord.ID?
+    /// Actions registered while a command pushed on the stack runs, and the name given meanwhile.
+    private var joining: (actions: [RegisteredAction], name: String?) = ([], nil)
 
     /// Creates a registry with an empty history.
     /// - Parameter levelsOfUndo: The maximum number of undo steps kept (0: no limit).
@@ -87,29 +107,85 @@ public final class UndoRegistry {
         switch phase {
         case .undoing, .redoing:
             collected.append(action)
-        case .idle:
+        case .idle where stack.performing != .none:
+            // A command object on the stack runs: what its code registers joins its step.
+            join(action)
+        case .idle where groupDepth > 0:
             stack.record(RegisteredActions(registry: self, actions: [action], name: ""))
+        case .idle:
+            let name = pendingName
+            pendingName = nil
+            stack.record(RegisteredActions(registry: self, actions: [action], name: name ?? ""))
+            renameableStep = name == nil ? stack.undoRecord?.id : nil
         }
+    }
+
+    /// Collects a registration made while a command pushed on the stack runs, and hands the
+    /// stack what the push should record after the command (once per push).
+    private func join(_ action: RegisteredAction) {
+        stack.joiningRegistry = self
+        joining.actions.append(action)
+    }
+
+    /// The registrations collected during the push now ending, as a step of their own that rides
+    /// along with the pushed command.
+    func takeJoined() -> RegisteredActions {
+        defer { joining = ([], nil) }
+        return RegisteredActions(registry: self, actions: joining.actions, name: joining.name ?? "", joinsCommand: true)
+    }
+
+    /// The registrations collected while the stack redid the command a joined step belongs to:
+    /// they replace the joined step's actions (the command made the changes again).
+    func takeJoinedActions(name: inout String) -> [RegisteredAction] {
+        defer { joining = ([], nil) }
+        if let joinedName = joining.name { name = joinedName }
+        return joining.actions
+    }
+
+    /// Forgets registrations no joined step took (the stack operation that collected them is over).
+    func discardJoined() {
+        joining = ([], nil)
     }
 
     // MARK: - Grouping
 
     /// Opens a group: registrations until the matching ``endUndoGrouping()`` form one step.
+    ///
+    /// A name given outside a group just before (``setActionName(_:)``) names the group.
     public func beginUndoGrouping() {
+        if stack.performing != .none {
+            // Inside a pushed command: its registrations join its step already, as one.
+            joinedGroupDepth += 1
+            return
+        }
         groupDepth += 1
-        if groupDepth == 1 { stack.beginMacro("") }
+        if groupDepth == 1 {
+            stack.beginMacro(pendingName ?? "")
+            pendingName = nil
+            renameableStep = nil
+        }
     }
 
     /// Closes the innermost group; closing the outermost one records the step (if not empty).
     /// - Throws: ``UndoError/Code/unbalancedGrouping`` when no group is open.
     public func endUndoGrouping() throws {
+        if joinedGroupDepth > 0 {
+            joinedGroupDepth -= 1
+            return
+        }
         guard groupDepth > 0 else { throw UndoError(.unbalancedGrouping) }
         groupDepth -= 1
-        if groupDepth == 0 { stack.endMacro(discardingEmpty: true) }
+        guard groupDepth == 0 else { return }
+        let empty = stack.engine.openMacros.first?.children.isEmpty ?? true
+        stack.endMacro(discardingEmpty: true)
+        guard !empty, stack.index > 0 else { return }
+        stack.editCommand(at: stack.index - 1) { Self.flatten(&$0) }
+        // A name given right after closing a group names it, as `UndoManager` names its top group.
+        renameableStep = stack.undoRecord?.id
     }
 
     /// How many groups are open.
-    public var groupingLevel: Int { groupDepth }
+    public var groupingLevel: Int { groupDepth + joinedGroupDepth }
 
     // MARK: - Undo and redo
 
@@ -140,18 +216,31 @@ public final class UndoRegistry {
 
     // MARK: - Names
 
-    /// Names the step being built or, outside a group, the step that would be undone next.
+    /// Names the step being built: the open group; outside a group, the step just registered (or
+    /// the group just closed) when nothing has named it yet, else the next step registered.
     ///
-    /// While undoing or redoing, names the opposite step being collected.
+    /// Both of `UndoManager`'s orders work: naming before the registrations of a group names the
+    /// group, as `UndoManager` does; outside a group, a name given right after a registration names
+    /// it, and a name given when the last step already has one (or after an undo or a redo) waits
+    /// for the next registration or group. While undoing or redoing, names the opposite step being
+    /// collected (for a group, the whole group). Inside a command pushed on ``stack``, names the
+    /// registrations that join its step.
     public func setActionName(_ name: String) {
         switch phase {
         case .undoing, .redoing:
             collectedName = name
+        case .idle where stack.performing != .none:
+            joining.name = name
         case .idle where groupDepth > 0:
             stack.setMacroText(name)
         case .idle:
-            guard stack.index > 0 else { return }
-            stack.editCommand(at: stack.index - 1) { Self.rename(&$0, to: name) }
+            if let step = renameableStep, stack.undoRecord?.id == step {
+                stack.editCommand(at: stack.index - 1) { Self.rename(&$0, to: name) }
+                renameableStep = nil
+            } else {
+                pendingName = name
+                renameableStep = nil
+            }
         }
     }
 
@@ -169,7 +258,7 @@ public final class UndoRegistry {
     /// The maximum number of undo steps kept (0: no limit); the oldest steps are dropped.
     public var levelsOfUndo: Int {
         get { stack.undoLimit }
-        set { stack.undoLimit = newValue }
+        set { stack.setUndoLimit(newValue) }
     }
 
     /// Stops recording registrations until the matching ``enableUndoRegistration()``. Counted.
@@ -193,6 +282,8 @@ public final class UndoRegistry {
     public func removeAllActions() {
         groupDepth = 0
         disableCount = 0
+        pendingName = nil
+        renameableStep = nil
         stack.clear()
     }
 
@@ -216,6 +307,22 @@ public final class UndoRegistry {
         if let collectedName { name = collectedName }
         (self.phase, collected, collectedName) = outer
         return result
+    }
+
+    /// A closed group whose children are all registered actions becomes one step of registered
+    /// actions (run newest first, as the group's children were): a name set while it is undone or
+    /// redone then names the whole step, as for an ungrouped one.
+    private static func flatten(_ command: inout any UndoCommand) {
+        guard let macro = command as? UndoMacro else { return }
+        var actions: [RegisteredAction] = []
+        var registry: UndoRegistry?
+        for entry in macro.entries {
+            guard let step = entry.command as? RegisteredActions else { return }
+            actions += step.actions
+            registry = registry ?? step.registry
+        }
+        guard let registry else { return }
+        command = RegisteredActions(registry: registry, actions: actions, name: macro.actionText)
     }
 
     private static func rename(_ command: inout any UndoCommand, to name: String) {
@@ -256,13 +363,26 @@ struct RegisteredActions: UndoCommand {
     weak var registry: UndoRegistry?
     var actions: [RegisteredAction]
     var name: String
+    /// Whether these are the registrations of a command object pushed on the stack: they ride along
+    /// with its step (insignificant), undo first, and are replaced by what the command registers
+    /// again when it is redone.
+    var joinsCommand = false
 
     var text: String { name }
+    var isSignificant: Bool { !joinsCommand }
     /// An undo that registered nothing leaves nothing to redo: the step disappears.
     var isObsolete: Bool { actions.isEmpty }
 
     mutating func undo() { flip(.undoing) }
-    mutating func redo() { flip(.redoing) }
+
+    mutating func redo() {
+        // The command below has just been redone and registered its undo again: take that.
+        if joinsCommand, let registry {
+            actions = registry.takeJoinedActions(name: &name)
+            return
+        }
+        flip(.redoing)
+    }
 
     private mutating func flip(_ phase: UndoRegistry.Phase) {
         guard let registry else {

@@ -10,11 +10,15 @@ extension UndoStack {
         always: Bool = false,
         _ body: () throws -> Result
     ) rethrows -> Result {
-        precondition(!isPerforming, "UndoStack: a command called back into the stack that is running it")
-        isPerforming = true
+        precondition(performing == .none, "UndoStack: a command called back into the stack that is running it")
+        performing = .other
         var succeeded = false
         defer {
-            isPerforming = false
+            performing = .none
+            if let registry = joiningRegistry {
+                joiningRegistry = nil
+                registry.discardJoined()
+            }
             if let observers {
                 observers.publish(operation, state: engine.state(), always: always && succeeded)
             }
@@ -34,13 +38,17 @@ extension UndoStack {
 
     /// The stack's changes, as an asynchronous sequence of events.
     ///
-    /// Each access returns a new stream that receives every change from then on (buffered
-    /// without limit, so a slow consumer loses nothing); the stream finishes when the stack is
-    /// deallocated. See ``UndoChange`` for when events are delivered.
+    /// Each access returns a new stream, subscribed at once, that receives every change from then
+    /// on (buffered without limit, so a slow consumer loses nothing); the stream finishes when the
+    /// stack is deallocated. Take it before starting the task that reads it, or the changes made
+    /// before the task first runs are missed. See ``UndoChange`` for when events are delivered.
     ///
     /// ```swift
-    /// for await change in stack.changes where change.canUndoChanged {
-    ///     undoButton.isEnabled = change.new.canUndo
+    /// let changes = stack.changes  // subscribed now
+    /// Task { @MainActor in
+    ///     for await change in changes where change.canUndoChanged {
+    ///         undoButton.isEnabled = change.new.canUndo
+    ///     }
     /// }
     /// ```
     public var changes: AsyncStream<UndoChange> {
@@ -54,12 +62,25 @@ extension UndoStack {
         observation.observableModel()
     }
 
-    /// Calls `handler` synchronously after every change; returns an ID for ``removeListener(_:)``.
-    func addListener(_ handler: @escaping (UndoChange) -> Void) -> Int {
-        observation.addListener(handler)
+    /// Calls `handler` synchronously after every change, as Qt's signals and `UndoManager`'s
+    /// notifications are delivered: on the stack's isolation domain, once the operation is over
+    /// (the handler may use the stack), in the order handlers were added.
+    ///
+    /// ```swift
+    /// let token = stack.addChangeHandler { change in
+    ///     if change.cleanChanged { window.isDocumentEdited = !change.new.isClean }
+    /// }
+    /// stack.removeChangeHandler(token)  // when the window closes
+    /// ```
+    /// - Parameter handler: Receives each change (see ``UndoChange`` for when).
+    /// - Returns: The token that removes it.
+    @discardableResult
+    public func addChangeHandler(_ handler: @escaping (UndoChange) -> Void) -> UndoChangeHandlerToken {
+        observation.addChangeHandler(handler)
     }
 
-    func removeListener(_ id: Int) {
-        observers?.removeListener(id)
+    /// Removes a change handler added with ``addChangeHandler(_:)`` (no effect if already removed).
+    public func removeChangeHandler(_ token: UndoChangeHandlerToken) {
+        observers?.removeChangeHandler(token)
     }
 }

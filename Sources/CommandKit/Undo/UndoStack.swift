@@ -45,15 +45,20 @@
 ///
 /// - Important: A command must not call back into the stack that is running it (pushing,
 ///   undoing, … from inside its `redo()` or `undo()`): the stack stops the program with a
-///   precondition failure rather than corrupt its history. Change handlers (listeners, controls,
-///   the model's observers) run after the operation and may use the stack freely.
+///   precondition failure rather than corrupt its history. The exception is an ``UndoRegistry`` on
+///   the same stack: what a pushed command registers joins that command's step (see
+///   ``UndoRegistry``). Change handlers (``addChangeHandler(_:)``, controls, the model's observers)
+///   run after the operation and may use the stack freely.
 ///
 /// - Complexity: push, undo and redo are amortized O(1) for single-entry steps (plus the redo
 ///   tail a push discards); nothing is allocated per operation beyond what the command
 ///   allocates itself (commands of up to three words are stored inline), and no state is
 ///   computed for observers until someone observes.
-public final class UndoStack {
-    // Dynamic exclusivity checks are off for these three properties (they cost a third of a
+public final class UndoStack: UndoHistory {
+    /// What ``command(at:)`` returns: the command as the stack keeps it.
+    public typealias Command = any UndoCommand
+
+    // Dynamic exclusivity checks are off for these properties (they cost a third of a
     // push). Overlapping accesses cannot happen: every mutating entry point goes through
     // `perform`, which traps on re-entrance (a command calling back into the stack running
     // it), and the stack is confined to one isolation domain (not `Sendable`).
@@ -63,8 +68,20 @@ public final class UndoStack {
     /// Present once someone observes (events, model, group, controls); `nil` keeps the hot path bare.
     @exclusivity(unchecked) var observers: HistoryObservers?
 
-    /// Set while an operation runs, to refuse re-entrant calls from commands.
-    @exclusivity(unchecked) var isPerforming = false
+    /// What runs now, to refuse re-entrant calls from commands (and to let a registry join a push).
+    @exclusivity(unchecked) var performing = Performing.none
+
+    /// The registry whose registrations joined the command being pushed: they are recorded after
+    /// it, in its step, when the push succeeds. Held only until then.
+    @exclusivity(unchecked) var joiningRegistry: UndoRegistry?
+
+    /// What the stack is doing.
+    enum Performing: UInt8 {
+        case none, push, other
+    }
+
+    /// Whether an operation is running (a command is running inside it).
+    var isPerforming: Bool { performing != .none }
 
     /// Creates an empty, clean stack.
     /// - Parameter undoLimit: The maximum number of entries kept, or 0 (the default) for no limit.
@@ -80,8 +97,8 @@ public final class UndoStack {
 
     /// The number of entries (a closed macro counts once).
     ///
-    /// An open macro is not counted until its outermost `endMacro()` (Qt counts it from
-    /// `beginMacro`); its children live outside the history until then.
+    /// An open outermost macro counts from ``beginMacro(_:)``, as in Qt: it is the entry at
+    /// `count - 1` (``text(at:)`` gives its text) although it is recorded only at its ``endMacro()``.
     public var count: Int { engine.count }
 
     /// The number of entries currently done; the next ``redo()`` applies the entry at this index.
@@ -116,26 +133,60 @@ public final class UndoStack {
     /// A snapshot of the whole observable state.
     public var state: UndoState { engine.state() }
 
-    /// The command at a position (`0 ..< count`); a closed macro is an ``UndoMacro``.
+    /// The command at a position (`0 ..< count`); a closed macro is an ``UndoMacro``, and so is
+    /// the open outermost macro (at `count - 1`, with the children pushed so far).
     ///
     /// The stack keeps its own copy: changing the returned value changes nothing in the stack.
+    /// - Complexity: O(1) (the open macro: O(children)).
     public func command(at position: Int) -> any UndoCommand {
-        engine.entry(at: position).command
+        if position == engine.storage.count, let open = engine.openMacroEntry() { return open.command }
+        return engine.entry(at: position).command
     }
 
     /// The text of the entry at a position (`0 ..< count`), as shown in a history list.
+    /// - Complexity: O(1).
     public func text(at position: Int) -> String {
-        engine.entry(at: position).text
+        engine.text(at: position)
     }
 
-    /// The maximum number of entries kept, or 0 for no limit.
+    /// The maximum number of entries kept, or 0 for no limit; change it with ``setUndoLimit(_:)``.
+    public var undoLimit: Int {
+        get { engine.undoLimit }
+        @available(*, deprecated, renamed: "setUndoLimit(_:)", message: "one spelling for every UndoHistory")
+        set { setUndoLimit(newValue) }
+    }
+
+    /// Sets the maximum number of entries kept (0: no limit).
     ///
     /// Unlike Qt, the limit can be changed at any time: lowering it removes the oldest done
     /// entries at once (``cleanIndex`` slides down, or is lost if its entry went). A redo tail
     /// above the limit is kept until the next push discards it.
-    public var undoLimit: Int {
-        get { engine.undoLimit }
-        set { perform(.setUndoLimit) { engine.setUndoLimit(newValue) } }
+    /// - Parameter limit: The new limit; negative values mean 0.
+    public func setUndoLimit(_ limit: Int) {
+        perform(.setUndoLimit) { engine.setUndoLimit(limit) }
+    }
+
+    // MARK: - Records
+
+    /// The step ``undo()`` would revert (its first entry), or `nil` when there is none.
+    ///
+    /// Pass its ``UndoRecord/id`` to ``undo(steps:expecting:)`` to undo that step only.
+    /// - Complexity: O(k) for a step of k entries.
+    public var undoRecord: UndoRecord? {
+        guard engine.canUndo else { return nil }
+        return record(at: engine.stepStart(below: engine.index))
+    }
+
+    /// The step ``redo()`` would apply, or `nil` when there is none.
+    public var redoRecord: UndoRecord? {
+        engine.canRedo ? record(at: engine.index) : nil
+    }
+
+    /// The record of the stored entry at a position.
+    func record(at position: Int) -> UndoRecord {
+        let storage = engine.storage
+        let id = UndoRecord.ID(position: storage.trimmed + position, generation: storage.generation)
+        return storage.readEntry(at: position) { UndoRecord(id: id, text: $0.text, actionText: $0.actionText) }
     }
 
     // MARK: - Push, undo, redo
@@ -155,18 +206,33 @@ public final class UndoStack {
     /// `perform(.push)` written out: a closure could not consume the entry.
     @usableFromInline
     func push(entry: consuming UndoEntry) throws {
-        precondition(!isPerforming, "UndoStack: a command called back into the stack that is running it")
-        isPerforming = true
+        precondition(performing == .none, "UndoStack: a command called back into the stack that is running it")
+        performing = .push
         let always = !engine.isInMacro
         var succeeded = false
         defer {
-            isPerforming = false
+            performing = .none
             if let observers {
                 observers.publish(.push, state: engine.state(), always: always && succeeded)
             }
         }
-        try engine.push(entry)
+        do {
+            try engine.push(entry)
+        } catch {
+            // The command failed: what it registered goes with it.
+            if let registry = joiningRegistry { recordJoined(from: registry, keep: false) }
+            throw error
+        }
+        if let registry = joiningRegistry { recordJoined(from: registry, keep: true) }
         succeeded = true
+    }
+
+    /// Records what a registry registered while the pushed command ran, as an insignificant entry:
+    /// it undoes (first) and redoes (last) with that command's step.
+    private func recordJoined(from registry: UndoRegistry, keep: Bool) {
+        joiningRegistry = nil
+        let joined = registry.takeJoined()
+        if keep { try? engine.push(UndoEntry(joined), execute: false) }
     }
 
     /// Records a command whose change has already been made, without executing it.
@@ -185,6 +251,68 @@ public final class UndoStack {
     /// - Complexity: O(k) for a step of k entries (1 without insignificant commands).
     public func undo() throws {
         try perform(.undo) { try engine.undo() }
+    }
+
+    /// Undoes exactly `steps` steps, all or none.
+    ///
+    /// The stack has no transaction to roll back: when a command throws part of the way, the steps
+    /// already undone by this call are redone before the error is rethrown, as a macro reverts its
+    /// children (``UndoError/Code/rollbackFailed`` if that fails too). Delivers one `undo` event.
+    ///
+    /// ```swift
+    /// let shown = stack.undoRecord                          // what the Undo button shows
+    /// try stack.undo(steps: 1, expecting: shown?.id)        // that step, or nothing
+    /// ```
+    /// - Parameters:
+    ///   - steps: How many steps, at least 1.
+    ///   - expected: The step the caller expects to undo first (an ``undoRecord``'s ID), or `nil`.
+    /// - Returns: The records of the undone steps, most recent first, read before they ran.
+    /// - Throws: ``UndoError/Code/historyChanged`` when the step on top is not `expected`,
+    ///   ``UndoError/Code/nothingToUndo`` when fewer than `steps` steps can be undone,
+    ///   ``UndoError/Code/macroOpen`` while a macro is open, or what a command throws. In every
+    ///   case no step stays undone.
+    /// - Complexity: O(k) for the k entries of the steps.
+    @discardableResult
+    public func undo(steps: Int, expecting expected: UndoRecord.ID? = nil) throws -> [UndoRecord] {
+        precondition(steps >= 1, "undo(steps:) needs at least one step")
+        return try perform(.undo) {
+            guard !engine.isInMacro else { throw UndoError(.macroOpen) }
+            if let expected, expected != undoRecord?.id { throw UndoError(.historyChanged) }
+            var records: [UndoRecord] = []
+            var end = engine.index
+            while records.count < steps, end > 0 {
+                end = engine.stepStart(below: end)
+                records.append(record(at: end))
+            }
+            try engine.undo(steps: steps)
+            return records
+        }
+    }
+
+    /// Redoes exactly `steps` steps, all or none; the counterpart of ``undo(steps:expecting:)``.
+    ///
+    /// - Parameters:
+    ///   - steps: How many steps, at least 1.
+    ///   - expected: The step the caller expects to redo first (a ``redoRecord``'s ID), or `nil`.
+    /// - Returns: The records of the redone steps, oldest first, read before they ran.
+    /// - Throws: ``UndoError/Code/historyChanged``, ``UndoError/Code/nothingToRedo``,
+    ///   ``UndoError/Code/macroOpen``, or what a command throws; no step stays redone then.
+    /// - Complexity: O(k) for the k entries of the steps.
+    @discardableResult
+    public func redo(steps: Int, expecting expected: UndoRecord.ID? = nil) throws -> [UndoRecord] {
+        precondition(steps >= 1, "redo(steps:) needs at least one step")
+        return try perform(.redo) {
+            guard !engine.isInMacro else { throw UndoError(.macroOpen) }
+            if let expected, expected != redoRecord?.id { throw UndoError(.historyChanged) }
+            var records: [UndoRecord] = []
+            var start = engine.index
+            while records.count < steps, start < engine.storage.count {
+                records.append(record(at: start))
+                start = engine.stepEnd(above: start)
+            }
+            try engine.redo(steps: steps)
+            return records
+        }
     }
 
     /// Redoes one step; does nothing when there is none or while a macro is open.
@@ -211,6 +339,7 @@ public final class UndoStack {
     ///
     /// Macros nest; only the outermost becomes an entry. Opening the outermost macro discards
     /// the redo tail. Until it ends, the stack is disabled (see the type's rules).
+    /// While it is open, ``count`` includes it (as Qt's does) and ``text(at:)`` gives its text.
     /// - Parameter text: The macro's text and action text.
     public func beginMacro(_ text: String) {
         perform(.beginMacro) { engine.beginMacro(text: text) }

@@ -6,15 +6,16 @@
 public struct UndoState: Sendable, Hashable {
     /// The number of steps currently done (`0...count`).
     public var index: Int
-    /// The number of entries in the history (a closed macro counts once; an open one not at all).
+    /// The number of entries in the history (a closed macro counts once; an open outermost macro
+    /// counts from `beginMacro`, as in Qt).
     public var count: Int
     /// The index marked clean, or `nil` when the clean state can no longer be reached.
     public var cleanIndex: Int?
     /// Whether the history is at its clean index (and no macro is open).
     public var isClean: Bool
-    /// Whether ``UndoStack/undo()`` would do something.
+    /// Whether ``UndoHistory/undo()`` would do something.
     public var canUndo: Bool
-    /// Whether ``UndoStack/redo()`` would do something.
+    /// Whether ``UndoHistory/redo()`` would do something.
     public var canRedo: Bool
     /// The action text of the step the next undo reverts (empty when there is none).
     public var undoText: String

@@ -42,7 +42,7 @@ import Testing
     @Test func groupEventsReportActiveChangesAndSwitches() throws {
         let (group, letter, invoice, letterDoc, invoiceDoc) = makeDocuments()
         var events: [UndoChange] = []
-        _ = group.addListener { events.append($0) }
+        group.addChangeHandler { events.append($0) }
 
         group.setActiveStack(letter)
         #expect(events.map(\.operation) == [.activate])

@@ -223,4 +223,87 @@ private final class AlbumShelf {
         try registry.undo()
         #expect(registry.redoActionName == "Renamed")
     }
+
+    // MARK: - Parity with UndoManager (issue 13)
+
+    /// Defect 2: a name set while a grouped step is undone names the redo step (it was lost).
+    @Test func aNameSetWhileUndoingAGroupNamesTheWholeRedoStep() throws {
+        let registry = UndoRegistry()
+        let shelf = AlbumShelf(undo: registry)
+        registry.beginUndoGrouping()
+        registry.registerUndo(withTarget: shelf) { shelf in
+            registry.registerUndo(withTarget: shelf) { _ in }
+            registry.setActionName("Redo Name")
+        }
+        registry.registerUndo(withTarget: shelf) { _ in }
+        registry.setActionName("Group")
+        try registry.endUndoGrouping()
+        #expect(registry.undoActionName == "Group")
+        try registry.undo()
+        #expect(registry.redoActionName == "Redo Name")
+    }
+
+    /// Defect 3: registering from inside a command pushed on the same stack joins its step (it trapped).
+    @Test func registrationsFromAPushedCommandJoinItsStep() throws {
+        let registry = UndoRegistry()
+        let shelf = AlbumShelf(undo: registry)
+        let document = UndoTestDocument()
+        var pushed = RegisteringCommand(document: document) { shelf.insert("A", at: 0) }
+        pushed.text = "Import"
+        try registry.stack.push(pushed)
+        #expect(shelf.albums == ["A"] && document.lines == ["imported"])
+        // One step: the command and what its code registered.
+        #expect(registry.stack.undoText == "Import" && registry.stack.count == 2)
+        try registry.stack.undo()
+        #expect(shelf.albums.isEmpty && document.lines.isEmpty && !registry.canUndo)
+        try registry.stack.redo()
+        #expect(shelf.albums == ["A"] && document.lines == ["imported"] && registry.stack.index == 2)
+        try registry.stack.undo()
+        #expect(shelf.albums.isEmpty)
+    }
+
+    /// Defect 4: naming before registering (Apple's common order) names the new step, and leaves
+    /// the previous step's name alone (it renamed the previous step).
+    @Test func aNameGivenBeforeTheRegistrationNamesIt() throws {
+        let registry = UndoRegistry()
+        let shelf = AlbumShelf(undo: registry)
+        registry.setActionName("First")
+        registry.registerUndo(withTarget: shelf) { _ in }
+        registry.setActionName("Second")
+        registry.registerUndo(withTarget: shelf) { _ in }
+        #expect(registry.undoActionName == "Second")
+        try registry.undo()
+        #expect(registry.undoActionName == "First")
+        // Register-then-name still names the step just registered.
+        registry.registerUndo(withTarget: shelf) { _ in }
+        registry.setActionName("Third")
+        #expect(registry.undoActionName == "Third")
+        // Inside a group, a name given before the registrations names the group.
+        registry.setActionName("Grouped")
+        registry.beginUndoGrouping()
+        registry.registerUndo(withTarget: shelf) { _ in }
+        try registry.endUndoGrouping()
+        #expect(registry.undoActionName == "Grouped")
+    }
+}
+
+/// A command object whose code registers undo through a registry while it runs (mixed styles).
+private struct RegisteringCommand: UndoCommand {
+    let document: UndoTestDocument
+    let registering: () -> Void
+    var text = "Registering"
+
+    init(document: UndoTestDocument, registering: @escaping () -> Void) {
+        self.document = document
+        self.registering = registering
+    }
+
+    mutating func redo() throws {
+        document.lines.append("imported")
+        registering()
+    }
+
+    mutating func undo() throws {
+        document.lines.removeLast()
+    }
 }

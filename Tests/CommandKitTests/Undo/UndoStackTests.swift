@@ -213,15 +213,18 @@ import Testing
         _ = events.take()
 
         stack.beginMacro("Paste")
-        // Opening the outermost macro truncates the redo tail and disables the stack.
-        #expect(stack.state == state(index: 1, count: 1, macroDepth: 1))
+        // Opening the outermost macro truncates the redo tail and disables the stack; the open
+        // macro counts, as in Qt (issue 13, defect 5).
+        #expect(stack.state == state(index: 1, count: 2, macroDepth: 1))
+        #expect(stack.text(at: 1) == "Paste")
         #expect(events.take().first?.canUndoChanged == true)
         try stack.push(AppendLine(doc, "p1"))
         stack.beginMacro("Inner")
         try stack.push(AppendLine(doc, "p2"))
         try stack.push(AppendLine(doc, "p3"))
         try stack.endMacro()
-        #expect(stack.state == state(index: 1, count: 1, macroDepth: 1))
+        #expect(stack.state == state(index: 1, count: 2, macroDepth: 1))
+        #expect((stack.command(at: 1) as? UndoMacro)?.children.map(\.text) == ["Add p1", "Inner"])
 
         // Ignored while a macro is open.
         try stack.undo()
@@ -275,7 +278,7 @@ import Testing
         try stack.push(AppendLine(doc, "b"))
         stack.beginMacro("Many")
         for line in ["c", "d", "e"] { try stack.push(AppendLine(doc, line)) }
-        #expect(stack.count == 2)  // not trimmed while the macro is open
+        #expect(stack.count == 3)  // the open macro counts; nothing is trimmed while it is open
         try stack.endMacro()
         #expect(texts(stack) == ["Add b", "Many"])
         #expect(stack.state == state(index: 2, count: 2, clean: nil, undo: "Many"))
@@ -303,7 +306,7 @@ import Testing
         try stack.push(AppendLine(doc, "f"))  // the clean entry is gone
         #expect(stack.state == state(index: 3, count: 3, clean: nil, undo: "Add Line"))
 
-        stack.undoLimit = 1  // lowering it trims at once
+        stack.setUndoLimit(1)  // lowering it trims at once
         #expect(texts(stack) == ["Add f"])
         #expect(stack.state == state(index: 1, count: 1, clean: nil, undo: "Add Line"))
         #expect(events.take().last?.operation == .setUndoLimit)
@@ -313,7 +316,7 @@ import Testing
         let (stack, doc, _) = makeStack()
         for line in ["a", "b", "c", "d"] { try stack.push(AppendLine(doc, line)) }
         try stack.setIndex(2)
-        stack.undoLimit = 1  // removes done entries only: a and b; the redo tail waits for a push
+        stack.setUndoLimit(1)  // removes done entries only: a and b; the redo tail waits for a push
         #expect(texts(stack) == ["Add c", "Add d"])
         #expect(stack.state == state(index: 0, count: 2, clean: nil, redo: "Add Line"))
         try stack.push(AppendLine(doc, "e"))

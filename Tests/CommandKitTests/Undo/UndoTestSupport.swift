@@ -111,7 +111,7 @@ final class ChangeRecorder {
     private(set) var changes: [UndoChange] = []
 
     init(_ stack: UndoStack) {
-        _ = stack.addListener { [weak self] change in self?.changes.append(change) }
+        stack.addChangeHandler { [weak self] change in self?.changes.append(change) }
     }
 
     /// The changes recorded since the last call.

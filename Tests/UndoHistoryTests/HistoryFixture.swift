@@ -1,0 +1,189 @@
+import CommandKit
+import CommandStore
+import Foundation
+import SQLiteDatabase
+import Testing
+
+/// A document of lines and a history that edits it, the same on every ``UndoHistory`` conformer:
+/// what the shared suite needs to push (pushing is not a protocol requirement, each history takes
+/// its own kind of command).
+protocol HistoryFixture {
+    associatedtype History: UndoHistory
+    var history: History { get }
+    /// Appends a line through the history ("Add <line>", action text "Add Line").
+    func push(_ line: String, significant: Bool) throws
+    /// The lines now.
+    func lines() throws -> [String]
+    /// Makes the `n`-th undo of a line from now throw (1: the next one).
+    func failUndo(after n: Int)
+    /// The text of the command `command(at:)` returned.
+    func text(of command: History.Command) -> String
+}
+
+extension HistoryFixture {
+    func push(_ line: String) throws { try push(line, significant: true) }
+}
+
+/// The conformers the suite runs on.
+enum Conformer: String, CaseIterable, CustomTestStringConvertible {
+    case undoStack
+    case durableHistory
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` on a new, empty fixture of this conformer.
+    func withFixture(_ body: (any HistoryFixture) throws -> Void) throws {
+        switch self {
+        case .undoStack:
+            try body(MemoryFixture())
+        case .durableHistory:
+            let fixture = try DurableFixture()
+            defer { fixture.remove() }
+            try body(fixture)
+        }
+    }
+}
+
+/// The stable name of an error's code, for either history's error type.
+func code(of error: any Error) -> String {
+    switch error {
+    case let error as UndoError: error.code.rawValue
+    case let error as StoreError: error.code.rawValue
+    default: "\(error)"
+    }
+}
+
+// MARK: - In memory
+
+final class LineDocument {
+    var lines: [String] = []
+    var failUndoCountdown = 0
+
+    func undoTick() throws {
+        guard failUndoCountdown > 0 else { return }
+        failUndoCountdown -= 1
+        if failUndoCountdown == 0 { throw LineFailure() }
+    }
+}
+
+struct LineFailure: Error {}
+
+struct AddLine: UndoCommand {
+    let document: LineDocument
+    let line: String
+    var isSignificant: Bool
+    var text: String { "Add \(line)" }
+    var actionText: String { "Add Line" }
+
+    mutating func redo() throws { document.lines.append(line) }
+
+    mutating func undo() throws {
+        try document.undoTick()
+        document.lines.removeLast()
+    }
+}
+
+struct MemoryFixture: HistoryFixture {
+    let history = UndoStack()
+    let document = LineDocument()
+
+    func push(_ line: String, significant: Bool) throws {
+        try history.push(AddLine(document: document, line: line, isSignificant: significant))
+    }
+
+    func lines() -> [String] { document.lines }
+    func failUndo(after n: Int) { document.failUndoCountdown = n }
+    func text(of command: any UndoCommand) -> String { command.text }
+}
+
+// MARK: - Durable
+
+/// The durable receiver: lines in SQLite (and a failure switch in memory, for tests only).
+final class LineStore {
+    static let schema = Schema(
+        identifier: "lines",
+        migrations: [
+            Migration(
+                version: 1, name: "lines",
+                sql: "CREATE TABLE line (position INTEGER PRIMARY KEY, value TEXT NOT NULL)")
+        ])
+
+    static var registry: CommandRegistry<LineStore> {
+        var registry = CommandRegistry<LineStore>()
+        registry.register(StoredLine.self)
+        return registry
+    }
+
+    let database: Database
+    var failUndoCountdown = 0
+
+    init(database: Database) {
+        self.database = database
+    }
+
+    func lines() throws -> [String] {
+        try database.fetchAll("SELECT value FROM line ORDER BY position").map { try $0.decode(String.self, at: 0) }
+    }
+}
+
+struct StoredLine: PersistentCommand {
+    static let kind = "test.line"
+    var line: String
+    var significant = true
+
+    var text: String { "Add \(line)" }
+    var actionText: String { "Add Line" }
+    var isSignificant: Bool { significant }
+
+    func redo(on store: LineStore) throws {
+        try store.database.execute("INSERT INTO line (value) VALUES (?)", [line])
+    }
+
+    func undo(on store: LineStore) throws {
+        if store.failUndoCountdown > 0 {
+            store.failUndoCountdown -= 1
+            if store.failUndoCountdown == 0 { throw LineFailure() }
+        }
+        try store.database.execute("DELETE FROM line WHERE position = (SELECT max(position) FROM line)")
+    }
+}
+
+struct DurableFixture: HistoryFixture {
+    let folder: String
+    let store: LineStore
+    let history: DurableHistory<LineStore>
+
+    init() throws {
+        folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("undohistory-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        var configuration = Database.Configuration()
+        configuration.createIfMissing = true
+        let database = try Database.openStore(
+            path: (folder as NSString).appendingPathComponent("lines.sqlite"), schemas: [LineStore.schema],
+            configuration: configuration)
+        store = LineStore(database: database)
+        history = try DurableHistory(database: database, receiver: store, registry: LineStore.registry)
+    }
+
+    var path: String { (folder as NSString).appendingPathComponent("lines.sqlite") }
+
+    /// A second connection to the same file (another process, as far as SQLite is concerned).
+    func openAnother() throws -> DurableHistory<LineStore> {
+        let database = try Database.openStore(path: path, schemas: [LineStore.schema])
+        return try DurableHistory(
+            database: database, receiver: LineStore(database: database), registry: LineStore.registry)
+    }
+
+    func push(_ line: String, significant: Bool) throws {
+        try history.push(StoredLine(line: line, significant: significant))
+    }
+
+    func lines() throws -> [String] { try store.lines() }
+    func failUndo(after n: Int) { store.failUndoCountdown = n }
+
+    func text(of command: DurableCommand<LineStore>) -> String { command.text }
+
+    func remove() {
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+}
