@@ -27,7 +27,7 @@ let package = Package(
         // The album domain: Album, LibraryAPI (the receiver), album commands.
         .target(name: "AlbumLibrary", dependencies: ["CommandKit", "CommandStore"]),
         // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
-        .target(name: "AlbumsApp", dependencies: ["AlbumLibrary", "LaunchKit", "CommandKit", "CNcursesw"]),
+        .target(name: "AlbumsApp", dependencies: ["AlbumLibrary", "LaunchKit", "CommandKit", "CNcursesw", "CMallocInfo"]),
         // Thin entry point: hands the process arguments to AlbumsApp.
         .executableTarget(name: "albums", dependencies: ["AlbumsApp"]),
         // Benchmarks (release build only): workloads of ../shared/bench/WORKLOAD.md and more.
@@ -37,7 +37,8 @@ let package = Package(
         ),
         // Crash-test helper for CommandStoreTests: runs a durable history until SIGKILLed, or verifies one.
         .executableTarget(name: "commandstore-crash-child", dependencies: ["CommandStore", "CommandKit"]),
-        // glibc's mallinfo2() for the benchmarks' heap-bytes lines (<malloc.h> is not in the Glibc module).
+        // glibc's <malloc.h> (not in the Glibc module): mallinfo2() for the benchmarks' heap-bytes lines,
+        // mallopt() for albums under an address-space limit (ResourceCheck).
         .systemLibrary(name: "CMallocInfo"),
 
         .systemLibrary(

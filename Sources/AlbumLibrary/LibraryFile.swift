@@ -1,6 +1,12 @@
 public import CommandStore
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Finds, checks, creates and opens album library files.
 ///
 /// A library is an SQLite file holding the album tables (created by ``schema``) next to the
@@ -104,6 +110,8 @@ public enum LibraryFile: Sendable {
             return database
         } catch let error as StoreError {
             switch error.code {
+            case .notARegularFile:
+                throw LibraryError(.notALibrary, error.message)
             case .notADatabase, .corruptDatabase, .foreignDatabase:
                 throw LibraryError(.notALibrary, "\(path) is not an albums library (\(error.message))")
             case .newerSchema:
@@ -112,27 +120,56 @@ public enum LibraryFile: Sendable {
                 throw LibraryError(.storage, "cannot open the library \(path): \(error.message)")
             }
         } catch let error as DatabaseError {
+            // These messages name the file and the remedy already.
+            if error.resultCode.primaryResultCode == .readOnly {
+                throw LibraryError(.storage, error.message)
+            }
             throw LibraryError(.storage, "cannot open the library \(path): \(error.message)")
         }
     }
 
     /// Throws unless `path` is absent or an SQLite file (whose identity the store then checks).
     /// Reads only: a foreign file is never modified.
+    ///
+    /// A `stat` first, so a device is never opened; then an `O_NONBLOCK` open checked with `fstat`
+    /// on its descriptor, so a FIFO swapped in meanwhile cannot block the read of the header.
     static func checkIsLibraryOrAbsent(_ path: String) throws {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
-        if isDirectory.boolValue {
-            throw LibraryError(.notALibrary, "\(path) is a directory, not an albums library")
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            if code == ENOENT { return }  // Absent (or a dangling link): the store creates it.
+            throw LibraryError(.storage, "cannot open the library \(path): \(FileSystem.reason(errno: code))")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw LibraryError(.storage, "cannot read the library \(path): permission denied")
+        try requireRegular(status, path)
+        let descriptor = openWithoutBlocking(path)
+        guard descriptor >= 0 else {
+            let code = errno
+            let reason = code == EACCES ? "permission denied (it is not readable)" : FileSystem.reason(errno: code)
+            throw LibraryError(.storage, "cannot read the library \(path): \(reason)")
         }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        try? handle.close()
-        guard header == Data("SQLite format 3\0".utf8) else {
+        defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0 else {
+            throw LibraryError(.storage, "cannot read the library \(path): \(FileSystem.reason(errno: errno))")
+        }
+        try requireRegular(status, path)
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
+        guard count == 16, header == Array("SQLite format 3\0".utf8) else {
             throw LibraryError(.notALibrary, "\(path) is not an albums library (not an SQLite database)")
         }
         // SQLite files: the store checks its application id and schema table without writing.
     }
+
+    private static func requireRegular(_ status: stat, _ path: String) throws {
+        if let kind = FileSystem.kind(ofMode: UInt32(status.st_mode)) {
+            throw LibraryError(
+                .notALibrary, "\(path) is \(kind), not an albums library; nothing was opened or changed")
+        }
+    }
+}
+
+/// `open(2)` for reading, never waiting (a FIFO) and never taking a terminal; named apart from
+/// ``LibraryFile/open(path:)``.
+private func openWithoutBlocking(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
 }
