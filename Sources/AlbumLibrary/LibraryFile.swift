@@ -75,8 +75,9 @@ public enum LibraryFile: Sendable {
     )
 
     /// The largest library file checked in full (`PRAGMA integrity_check`) at every open: 4 MiB,
-    /// about 12,000 albums, checked in about 40 ms. The check costs O(size) (330 ms for 100,000
-    /// albums), which would make every command's cost grow with the library.
+    /// about 12,000 albums, checked in about 40 ms. The check costs O(size) (180–330 ms for 100,000
+    /// albums), which would make every command's cost grow with the library: a larger file is
+    /// checked in full only when it changed since albums last left it (``recordVerifiedLibraries()``).
     static let fullCheckLimit = 4 << 20
 
     /// Opens the library at `path`, creating it (folder 0700, file 0600) when absent.
@@ -97,9 +98,9 @@ public enum LibraryFile: Sendable {
             let database = try Database.openStore(path: path, schemas: [albumsSchema], configuration: configuration)
             // Damage in pages a command does not read would go unseen: a write would build on it, a
             // list read past it through a damaged index. Small libraries are checked page by page at
-            // each open; larger ones rely on SQLite's checks of the pages each statement reads.
+            // each open; larger ones when they changed since albums last left them (VerificationMarker).
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            if size <= fullCheckLimit {
+            if size <= fullCheckLimit || !VerificationMarker.matches(path) {
                 do {
                     try database.checkIntegrity()
                 } catch {
@@ -107,12 +108,16 @@ public enum LibraryFile: Sendable {
                     throw error
                 }
             }
+            VerificationMarker.trust(path)
             return database
         } catch let error as StoreError {
             switch error.code {
             case .notARegularFile:
                 throw LibraryError(.notALibrary, error.message)
-            case .notADatabase, .corruptDatabase, .foreignDatabase:
+            case .corruptDatabase:
+                // "… is damaged: …", "… is a damaged SQLite database …": the file is named already.
+                throw LibraryError(.notALibrary, error.message)
+            case .notADatabase, .foreignDatabase:
                 throw LibraryError(.notALibrary, "\(path) is not an albums library (\(error.message))")
             case .newerSchema:
                 throw LibraryError(.newerLibrary, "\(path) was written by a newer version of albums (\(error.message))")
@@ -126,6 +131,21 @@ public enum LibraryFile: Sendable {
             }
             throw LibraryError(.storage, "cannot open the library \(path): \(error.message)")
         }
+    }
+
+    /// Records on each library this process opened, once its connections are closed, that the file
+    /// is sound as the process leaves it.
+    ///
+    /// ``open(path:)`` checks a large library in full only when the file changed since this record
+    /// was made: any write by another program changes its modification time. The record is an
+    /// extended attribute holding the file's inode, size and modification time, written only for a
+    /// file that passed the check (or carried a matching record) at open and has no `-wal` left
+    /// (another connection still open would checkpoint into it later).
+    ///
+    /// Call it once the command succeeded and every connection is released; after a failure, do not,
+    /// and the next open checks in full.
+    public static func recordVerifiedLibraries() {
+        VerificationMarker.renewAll()
     }
 
     /// Throws unless `path` is absent or an SQLite file (whose identity the store then checks).

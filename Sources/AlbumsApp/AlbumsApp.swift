@@ -36,6 +36,9 @@ public enum AlbumsApp: Sendable {
             console.writeErrorLine("albums: cannot write to standard output: \(failure)")
             return status == 0 ? failureExitCode : status
         }
+        // The session is released by now (its last close checkpointed the log): the file is as
+        // this run leaves it, and the next run may skip checking a large library in full.
+        if status == 0 { LibraryFile.recordVerifiedLibraries() }
         return status
     }
 

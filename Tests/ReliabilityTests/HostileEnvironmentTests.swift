@@ -1,3 +1,4 @@
+import CommandStore
 import Foundation
 import TestSupport
 import Testing
@@ -466,5 +467,57 @@ import Glibc
             }
         }
         #expect(refused > 0)
+    }
+
+    // MARK: - Deliver 8: writes stay out of damaged large libraries
+
+    /// `PRAGMA integrity_check`'s verdict on a copy of `path` (read-only, the copy thrown away).
+    static func isSound(_ path: String, scratch: String) throws -> Bool {
+        try? FileManager.default.removeItem(atPath: scratch)
+        try FileManager.default.copyItem(atPath: path, toPath: scratch)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var configuration = Database.Configuration()
+        configuration.isReadOnly = true
+        guard let db = try? Database(path: scratch, configuration: configuration) else { return false }
+        defer { db.close() }
+        let findings = try? db.fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0) }
+        return findings == ["ok"]
+    }
+
+    @Test func writesStayOutOfALargeLibraryDamagedBehindAlbumsBack() async throws {
+        let folder = try ChildProcess.makeFolder("large-damage")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
+        let seed = folder.appendingPathComponent("seed.json")
+        try AlbumsCLI.importFile(count: 16_000, padding: 200).write(to: seed)
+        #expect(try await cli("import", seed.path).status == 0)
+        let size = FileManager.default.fileSize(cli.database)
+        #expect(size > 4 << 20, "the library (\(size) bytes) is not above the full-check limit")
+        #expect(try await cli("add", "--title", "Sound", "--artist", "A").status == 0)
+        let intact = try Data(contentsOf: URL(fileURLWithPath: cli.database))
+        var generator = SplitMix64(seed: 8)
+        var damaged = 0
+        for flip in 0..<40 {
+            // An outside write into the file albums left: one flipped bit.
+            var bytes = intact
+            let bit = Int(generator.next() % UInt64(bytes.count * 8))
+            bytes[bit / 8] ^= UInt8(1 << (bit % 8))
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: cli.database))
+            try handle.write(contentsOf: bytes)
+            try handle.close()
+            guard try !Self.isSound(cli.database, scratch: folder.path + "/verdict.db") else { continue }
+            damaged += 1
+            let before = try FolderSnapshot(folder.path)
+            let result = try await cli("add", "--title", "Into the damage", "--artist", "A")
+            Self.expectOneLineFailure(result, containing: "library.db is ", "flip \(flip) (bit \(bit))")
+            #expect(result.error.contains("damaged"), "flip \(flip) (bit \(bit)): \(result)")
+            #expect(try FolderSnapshot(folder.path) == before, "flip \(flip): the damaged library changed")
+        }
+        print("HostileEnvironmentTests: \(damaged) of 24 bit flips in a \(size)-byte library failed integrity_check")
+        #expect(damaged > 0)
+        // Restored as albums left it (same bytes, new modification time): checked once, then trusted.
+        try intact.write(to: URL(fileURLWithPath: cli.database))
+        #expect(try await cli("add", "--title", "After", "--artist", "A").status == 0)
+        #expect(try await cli("undo").status == 0)
     }
 }
