@@ -27,7 +27,8 @@ let package = Package(
         // The album domain: Album, LibraryAPI (the receiver), album commands.
         .target(name: "AlbumLibrary", dependencies: ["CommandKit", "CommandStore"]),
         // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
-        .target(name: "AlbumsApp", dependencies: ["AlbumLibrary", "LaunchKit", "CommandKit", "CNcursesw", "CMallocInfo"]),
+        .target(
+            name: "AlbumsApp", dependencies: ["AlbumLibrary", "LaunchKit", "CommandKit", "CNcursesw", "CMallocInfo"]),
         // Thin entry point: hands the process arguments to AlbumsApp.
         .executableTarget(name: "albums", dependencies: ["AlbumsApp"]),
         // Benchmarks (release build only): workloads of ../shared/bench/WORKLOAD.md and more.

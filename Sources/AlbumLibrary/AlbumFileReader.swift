@@ -76,7 +76,8 @@ struct AlbumFileReader {
                 skipWhitespace()
                 guard peek() == UInt8(ascii: "{") else {
                     try skipValue(depth: 0)
-                    throw LibraryError(.malformedFile, "album \(number): expected an object with \"title\" and \"artist\"")
+                    throw LibraryError(
+                        .malformedFile, "album \(number): expected an object with \"title\" and \"artist\"")
                 }
                 albums.append(try readAlbum(number: number))
                 skipWhitespace()

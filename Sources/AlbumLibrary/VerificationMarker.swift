@@ -63,7 +63,9 @@ enum VerificationMarker {
         return "\(info.st_dev) \(info.st_ino) \(info.st_size) \(modified.tv_sec).\(modified.tv_nsec)"
     }
 
-    private static func getAttribute(_ path: String, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int)
+    private static func getAttribute(
+        _ path: String, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int
+    )
         -> Int
     {
         #if canImport(Darwin)
@@ -84,12 +86,14 @@ enum VerificationMarker {
     }
 
     #if !canImport(Darwin)
-    private typealias GetFunction = @convention(c) (
-        UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int
-    ) -> Int
-    private typealias SetFunction = @convention(c) (
-        UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32
-    ) -> Int32
+    private typealias GetFunction =
+        @convention(c) (
+            UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int
+        ) -> Int
+    private typealias SetFunction =
+        @convention(c) (
+            UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32
+        ) -> Int32
 
     /// glibc's `getxattr` and `setxattr`, looked up at run time: `<sys/xattr.h>` is not part of the
     /// Glibc module, and a system-library target for two functions is more than they are worth.

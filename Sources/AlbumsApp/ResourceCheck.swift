@@ -43,7 +43,9 @@ enum ResourceCheck {
 
     /// The refusal line for a run that would exhaust its descriptors or address space, or `nil`.
     static func startupRefusal() -> String? {
-        (descriptorRefusal() ?? addressSpaceRefusal(needed: addressSpaceNeeded, purpose: nil)).map { "albums: \($0); nothing was changed" }
+        (descriptorRefusal() ?? addressSpaceRefusal(needed: addressSpaceNeeded, purpose: nil)).map {
+            "albums: \($0); nothing was changed"
+        }
     }
 
     /// Why an import of `bytes` would exhaust the address-space limit, or `nil` when it fits.

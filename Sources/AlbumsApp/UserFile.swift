@@ -84,7 +84,8 @@ enum UserFile {
 
     private static func tooLarge(_ size: Int, limit: Int) -> Refusal {
         Refusal(
-            reason: "it holds \(describeSize(size)), more than the \(describeSize(limit)) albums imports from one file; "
+            reason:
+                "it holds \(describeSize(size)), more than the \(describeSize(limit)) albums imports from one file; "
                 + "split it into smaller files")
     }
 
@@ -194,7 +195,8 @@ enum UserFile {
 
     private static func requireRegular(_ status: stat) throws(Refusal) {
         if let kind = FileSystem.kind(ofMode: UInt32(status.st_mode)) {
-            throw Refusal(reason: status.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is \(kind), not a regular file")
+            throw Refusal(
+                reason: status.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is \(kind), not a regular file")
         }
     }
 

@@ -367,7 +367,8 @@ import Testing
             let result = try await AlbumsProcess(database: folder.path)("list")
             #expect(result.status == 1, "\(result)")
             #expect(
-                result.error == "albums: \(folder.path) is a directory, not an albums library; nothing was opened or changed\n")
+                result.error
+                    == "albums: \(folder.path) is a directory, not an albums library; nothing was opened or changed\n")
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         }
     }
