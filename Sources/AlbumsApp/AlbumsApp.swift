@@ -2,6 +2,7 @@ import AlbumLibrary
 import CommandStore
 public import Foundation
 import LaunchKit
+import SQLiteDatabase
 
 /// The `albums` program: parses the command line, opens the library, runs one command.
 ///

@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandStore
 import Foundation
 
 /// Runs one parsed command against an open library and prints what it did.
@@ -27,10 +28,10 @@ struct CommandRunner {
             let command = try session.add(album, at: at)
             say("Added \(DisplayText.quoted(command.album.title)) (position \(command.position))")
         case .edit(let position, let changes):
+            // The title as the edit left it, from what the command recorded in its transaction.
             let command = try session.edit(at: position, changes: changes)
-            let title = try library.album(at: position).title
+            let title = (try? command.before?.applying(changes))?.title ?? command.before?.title ?? ""
             say("Edited \(DisplayText.quoted(title)) (position \(position))")
-            _ = command
         case .move(let from, let to):
             let command = try session.move(from: from, to: to)
             say("Moved \(DisplayText.quoted(command.title ?? "")) from position \(from) to \(to)")
@@ -38,19 +39,19 @@ struct CommandRunner {
             let command = try session.delete(at: position)
             say("Deleted \(DisplayText.quoted(command.album?.title ?? "")) (position \(position))")
         case .undo(let count):
-            for text in try session.undo(count: count) {
-                say("Undid \(DisplayText.sanitized(text))")
+            for record in try session.undo(count: count) {
+                say("Undid \(DisplayText.sanitized(record.text))")
             }
         case .redo(let count):
-            for text in try session.redo(count: count) {
-                say("Redid \(DisplayText.sanitized(text))")
+            for record in try session.redo(count: count) {
+                say("Redid \(DisplayText.sanitized(record.text))")
             }
         case .history:
             let history = try session.historySteps()
             console.write(
                 options.json
-                    ? AlbumFormatter.historyJSON(history.texts, current: history.current)
-                    : AlbumFormatter.historyText(history.texts, current: history.current)
+                    ? AlbumFormatter.historyJSON(history.records.map(\.text), current: history.current)
+                    : AlbumFormatter.historyText(history.records.map(\.text), current: history.current)
             )
         case .importAlbums(let source):
             try importAlbums(from: source)

@@ -1,6 +1,8 @@
+public import SQLiteDatabase
+
 /// An error about a CommandStore file or history: a stable ``code``, a message naming the file.
 ///
-/// SQLite's own failures are ``DatabaseError``s; a `StoreError` is raised when the file or its
+/// SQLite's own failures are `DatabaseError`s; a `StoreError` is raised when the file or its
 /// contents are not what a CommandStore database must be. Match the code to react:
 ///
 /// ```swift
@@ -52,6 +54,13 @@ public struct StoreError: Error, Sendable, Hashable {
         public static let invalidCommandData = Code(rawValue: "invalidCommandData")
         /// An operation that needs no open macro was called while one is open, or the reverse.
         public static let macroState = Code(rawValue: "macroState")
+        /// The history is not what the caller expected: another connection or process changed it
+        /// since the caller last read it (``DurableHistory/undo(steps:expecting:)``). Nothing was done.
+        public static let historyChanged = Code(rawValue: "historyChanged")
+        /// Fewer steps can be undone than were asked for (``DurableHistory/undo(steps:expecting:)``).
+        public static let nothingToUndo = Code(rawValue: "nothingToUndo")
+        /// Fewer steps can be redone than were asked for (``DurableHistory/redo(steps:expecting:)``).
+        public static let nothingToRedo = Code(rawValue: "nothingToRedo")
     }
 
     /// What kind of problem it is.

@@ -1,5 +1,5 @@
-import CommandStore
 import Foundation
+import SQLiteDatabase
 import TestSupport
 import Testing
 

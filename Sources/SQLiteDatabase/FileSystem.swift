@@ -9,7 +9,7 @@ package enum FileSystem {
     /// Creates the missing folders of `path` (mode 0700) and the file itself (mode 0600), empty.
     ///
     /// An existing file is left alone, whatever its mode.
-    static func createFileIfMissing(at path: String) throws {
+    package static func createFileIfMissing(at path: String) throws {
         try createParentDirectories(of: path)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
@@ -20,7 +20,7 @@ package enum FileSystem {
     }
 
     /// Creates each missing folder on the way to `path`'s parent with mode 0700.
-    static func createParentDirectories(of path: String) throws {
+    package static func createParentDirectories(of path: String) throws {
         var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         components.removeLast()
         var current = ""
@@ -34,7 +34,7 @@ package enum FileSystem {
     }
 
     /// A name in the same folder as `path` for building a file before linking it into place.
-    static func temporarySibling(of path: String) -> String {
+    package static func temporarySibling(of path: String) -> String {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -42,12 +42,12 @@ package enum FileSystem {
     }
 
     /// Whether something exists at `path` (a dangling link counts as absent).
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
 
     /// The size in bytes of the file at `path`, or `nil` when it cannot be read.
-    static func size(of path: String) -> Int? {
+    package static func size(of path: String) -> Int? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int(info.st_size)
@@ -55,7 +55,7 @@ package enum FileSystem {
 
     /// What changes when a file is written: its size and change times. Two equal stamps taken
     /// around a read mean (within the clock's granularity) that nobody wrote the file meanwhile.
-    struct Stamp: Equatable {
+    package struct Stamp: Equatable {
         let size: Int64
         let modified: Int64
         let modifiedNanoseconds: Int
@@ -64,7 +64,7 @@ package enum FileSystem {
     }
 
     /// The stamp of the file at `path`, or `nil` when it cannot be read.
-    static func stamp(of path: String) -> Stamp? {
+    package static func stamp(of path: String) -> Stamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
@@ -86,7 +86,7 @@ package enum FileSystem {
         #endif
     }
 
-    static func systemError(_ message: String, path: String) -> DatabaseError {
+    package static func systemError(_ message: String, path: String) -> DatabaseError {
         let code = errno
         return DatabaseError(resultCode: .cantOpen, message: "\(message): \(reason(errno: code))", path: path)
     }
@@ -118,54 +118,13 @@ package enum FileSystem {
         }
     }
 
-    /// Throws unless `path` is absent or a regular file (symbolic links followed).
-    ///
-    /// Only `stat`: nothing is opened, so a FIFO or a device is refused before anything can block
-    /// on it or set it off.
-    static func requireRegularOrAbsent(_ path: String, role: String) throws {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return }
-        if let kind = kind(ofMode: UInt32(info.st_mode)) {
-            throw StoreError(
-                .notARegularFile, "\(path) is \(kind), not \(role); nothing was opened or changed", path: path)
-        }
-    }
-
-    /// The files SQLite keeps beside a database (its write-ahead log, shared-memory index, journal).
-    static let companionSuffixes = ["-wal", "-shm", "-journal"]
-
-    /// Throws when something other than a regular file sits at one of `path`'s companion paths.
-    ///
-    /// SQLite would open it as its log or index, and delete it at close: a FIFO, a device node, a
-    /// folder or a link there is not ours to use or remove. Only `lstat`, nothing opened.
-    static func requireRegularCompanions(of path: String) throws {
-        for suffix in companionSuffixes {
-            var info = stat()
-            guard lstat(path + suffix, &info) == 0, let kind = kind(ofMode: UInt32(info.st_mode)) else { continue }
-            throw StoreError(
-                .notARegularFile,
-                "\(path)\(suffix) is \(kind), where \(path)'s \(companionRole(suffix)) belongs; move it away "
-                    + "(nothing was opened or changed)",
-                path: path
-            )
-        }
-    }
-
-    private static func companionRole(_ suffix: String) -> String {
-        switch suffix {
-        case "-wal": "write-ahead log"
-        case "-shm": "shared-memory index"
-        default: "rollback journal"
-        }
-    }
-
     /// Throws when an existing database at `path` cannot be opened for writing: the file is read-only,
     /// or its folder is and the `-wal`/`-shm` files SQLite needs beside it do not exist yet.
     ///
     /// Without this check SQLite falls back to a read-only connection and fails later with "attempt
     /// to write a readonly database", naming no file. `access` asks with the real user's rights, as
     /// the open would (root passes unless the file system itself is read-only).
-    static func requireWritable(_ path: String) throws {
+    package static func requireWritable(_ path: String) throws {
         if access(path, W_OK) != 0 {
             let code = errno
             guard code == EACCES || code == EPERM || code == EROFS else { return }
@@ -195,7 +154,7 @@ package enum FileSystem {
     /// SQLite creates them with the database's mode, and they keep it: a log made while the library
     /// was 0444 stays 0444 after the library is made writable again, and every later write then
     /// fails. Only files owned by the caller (or by anyone, for root) are changed; others are left.
-    static func matchCompanionModes(of path: String) {
+    package static func matchCompanionModes(of path: String) {
         var database = stat()
         guard stat(path, &database) == 0 else { return }
         let mode = database.st_mode & 0o777
