@@ -26,7 +26,7 @@ extension Database {
     /// - a directory, FIFO, device, socket at `path`, or anything but a regular file at its `-wal`,
     ///   `-shm` or `-journal` path: ``StoreError/Code/notARegularFile``, before anything is opened;
     /// - a file that is read-only, or whose folder is while its `-wal`/`-shm` files are missing: a
-    ///   ``DatabaseError`` with code `readOnly` naming the file and the remedy.
+    ///   `DatabaseError` with code `readOnly` naming the file and the remedy.
     ///
     /// Existing `-wal` and `-shm` files are given the database's permission bits before the open
     /// (SQLite copies the mode once, at creation; a log made while the file was read-only would
