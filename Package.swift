@@ -45,7 +45,8 @@ let package = Package(
         .target(name: "AlbumLibrary", dependencies: ["CommandKit", "SQLiteDatabase", "CommandStore"]),
         // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
         .target(
-            name: "AlbumsApp", dependencies: ["AlbumLibrary", "SQLiteDatabase", "LaunchKit", "CommandKit", "CNcursesw"]),
+            name: "AlbumsApp",
+            dependencies: ["AlbumLibrary", "SQLiteDatabase", "LaunchKit", "CommandKit", "CNcursesw", "CMallocInfo"]),
         // Thin entry point: hands the process arguments to AlbumsApp.
         .executableTarget(name: "albums", dependencies: ["AlbumsApp"]),
         // Benchmarks (release build only): workloads of ../shared/bench/WORKLOAD.md and more.
@@ -58,7 +59,8 @@ let package = Package(
         // Crash-test helper for CommandStoreTests: runs a durable history until SIGKILLed, or verifies one.
         .executableTarget(
             name: "commandstore-crash-child", dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit"]),
-        // glibc's mallinfo2() for the benchmarks' heap-bytes lines (<malloc.h> is not in the Glibc module).
+        // glibc's <malloc.h> (not in the Glibc module): mallinfo2() for the benchmarks' heap-bytes lines,
+        // mallopt() for albums under an address-space limit (ResourceCheck).
         .systemLibrary(name: "CMallocInfo"),
 
         .systemLibrary(

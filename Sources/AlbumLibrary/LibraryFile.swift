@@ -2,6 +2,12 @@ import CommandStore
 import Foundation
 public import SQLiteDatabase
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Finds, checks, creates and opens album library files.
 ///
 /// A library is an SQLite file holding the album tables (created by ``schema``) next to the
@@ -70,8 +76,9 @@ public enum LibraryFile: Sendable {
     )
 
     /// The largest library file checked in full (`PRAGMA integrity_check`) at every open: 4 MiB,
-    /// about 12,000 albums, checked in about 40 ms. The check costs O(size) (330 ms for 100,000
-    /// albums), which would make every command's cost grow with the library.
+    /// about 12,000 albums, checked in about 40 ms. The check costs O(size) (180–330 ms for 100,000
+    /// albums), which would make every command's cost grow with the library: a larger file is
+    /// checked in full only when it changed since albums last left it (``recordVerifiedLibraries()``).
     static let fullCheckLimit = 4 << 20
 
     /// Opens the library at `path`, creating it (folder 0700, file 0600) when absent.
@@ -92,9 +99,9 @@ public enum LibraryFile: Sendable {
             let database = try Database.openStore(path: path, schemas: [albumsSchema], configuration: configuration)
             // Damage in pages a command does not read would go unseen: a write would build on it, a
             // list read past it through a damaged index. Small libraries are checked page by page at
-            // each open; larger ones rely on SQLite's checks of the pages each statement reads.
+            // each open; larger ones when they changed since albums last left them (VerificationMarker).
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            if size <= fullCheckLimit {
+            if size <= fullCheckLimit || !VerificationMarker.matches(path) {
                 do {
                     try database.checkIntegrity()
                 } catch {
@@ -102,10 +109,16 @@ public enum LibraryFile: Sendable {
                     throw error
                 }
             }
+            VerificationMarker.trust(path)
             return database
         } catch let error as StoreError {
             switch error.code {
-            case .notADatabase, .corruptDatabase, .foreignDatabase:
+            case .notARegularFile:
+                throw LibraryError(.notALibrary, error.message)
+            case .corruptDatabase:
+                // "… is damaged: …", "… is a damaged SQLite database …": the file is named already.
+                throw LibraryError(.notALibrary, error.message)
+            case .notADatabase, .foreignDatabase:
                 throw LibraryError(.notALibrary, "\(path) is not an albums library (\(error.message))")
             case .newerSchema:
                 throw LibraryError(.newerLibrary, "\(path) was written by a newer version of albums (\(error.message))")
@@ -113,27 +126,71 @@ public enum LibraryFile: Sendable {
                 throw LibraryError(.storage, "cannot open the library \(path): \(error.message)")
             }
         } catch let error as DatabaseError {
+            // These messages name the file and the remedy already.
+            if error.resultCode.primaryResultCode == .readOnly {
+                throw LibraryError(.storage, error.message)
+            }
             throw LibraryError(.storage, "cannot open the library \(path): \(error.message)")
         }
     }
 
+    /// Records on each library this process opened, once its connections are closed, that the file
+    /// is sound as the process leaves it.
+    ///
+    /// ``open(path:)`` checks a large library in full only when the file changed since this record
+    /// was made: any write by another program changes its modification time. The record is an
+    /// extended attribute holding the file's inode, size and modification time, written only for a
+    /// file that passed the check (or carried a matching record) at open and has no `-wal` left
+    /// (another connection still open would checkpoint into it later).
+    ///
+    /// Call it once the command succeeded and every connection is released; after a failure, do not,
+    /// and the next open checks in full.
+    public static func recordVerifiedLibraries() {
+        VerificationMarker.renewAll()
+    }
+
     /// Throws unless `path` is absent or an SQLite file (whose identity the store then checks).
     /// Reads only: a foreign file is never modified.
+    ///
+    /// A `stat` first, so a device is never opened; then an `O_NONBLOCK` open checked with `fstat`
+    /// on its descriptor, so a FIFO swapped in meanwhile cannot block the read of the header.
     static func checkIsLibraryOrAbsent(_ path: String) throws {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
-        if isDirectory.boolValue {
-            throw LibraryError(.notALibrary, "\(path) is a directory, not an albums library")
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            let code = errno
+            if code == ENOENT { return }  // Absent (or a dangling link): the store creates it.
+            throw LibraryError(.storage, "cannot open the library \(path): \(FileSystem.reason(errno: code))")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw LibraryError(.storage, "cannot read the library \(path): permission denied")
+        try requireRegular(status, path)
+        let descriptor = openWithoutBlocking(path)
+        guard descriptor >= 0 else {
+            let code = errno
+            let reason = code == EACCES ? "permission denied (it is not readable)" : FileSystem.reason(errno: code)
+            throw LibraryError(.storage, "cannot read the library \(path): \(reason)")
         }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        try? handle.close()
-        guard header == Data("SQLite format 3\0".utf8) else {
+        defer { close(descriptor) }
+        guard fstat(descriptor, &status) == 0 else {
+            throw LibraryError(.storage, "cannot read the library \(path): \(FileSystem.reason(errno: errno))")
+        }
+        try requireRegular(status, path)
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
+        guard count == 16, header == Array("SQLite format 3\0".utf8) else {
             throw LibraryError(.notALibrary, "\(path) is not an albums library (not an SQLite database)")
         }
         // SQLite files: the store checks its application id and schema table without writing.
     }
+
+    private static func requireRegular(_ status: stat, _ path: String) throws {
+        if let kind = FileSystem.kind(ofMode: UInt32(status.st_mode)) {
+            throw LibraryError(
+                .notALibrary, "\(path) is \(kind), not an albums library; nothing was opened or changed")
+        }
+    }
+}
+
+/// `open(2)` for reading, never waiting (a FIFO) and never taking a terminal; named apart from
+/// ``LibraryFile/open(path:)``.
+private func openWithoutBlocking(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
 }

@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// Pure functions from values to strings, so the output is tested without a terminal.
 /// Text output passes every album field through ``DisplayText/sanitized(_:)``; JSON output
-/// carries fields verbatim (JSON escapes control characters itself).
+/// carries fields verbatim, with control, DEL, C1 and bidirectional-override characters escaped.
 public enum AlbumFormatter: Sendable {
     /// One album with its 1-based position.
     public typealias Row = (position: Int, album: Album)
@@ -140,7 +140,7 @@ public enum AlbumFormatter: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Strings, numbers, UUIDs and URLs always encode.
-        let data = (try? encoder.encode(value)) ?? Data()
+        let data = TerminalSafety.escapingUnsafeScalars(in: (try? encoder.encode(value)) ?? Data())
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 

@@ -25,11 +25,33 @@ public enum AlbumsApp: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment,
         console: Console = .standard
     ) async -> Int32 {
+        // First, before anything starts a thread or opens a file: a lack of either ends the
+        // process with a signal, not an error, once Dispatch meets it.
+        if let refusal = ResourceCheck.startupRefusal() {
+            console.writeErrorLine(refusal)
+            return failureExitCode
+        }
+        let status = await runCommand(arguments: arguments, environment: environment, console: console)
+        // A command whose output was lost did not succeed, whatever it did.
+        if let failure = console.outputFailure() {
+            console.writeErrorLine("albums: cannot write to standard output: \(failure)")
+            return status == 0 ? failureExitCode : status
+        }
+        // The session is released by now (its last close checkpointed the log): the file is as
+        // this run leaves it, and the next run may skip checking a large library in full.
+        if status == 0 { LibraryFile.recordVerifiedLibraries() }
+        return status
+    }
+
+    @MainActor
+    private static func runCommand(
+        arguments: [String], environment: [String: String], console: Console
+    ) async -> Int32 {
         let request: CommandLineRequest
         do {
             request = try CommandLineParser.parse(arguments)
         } catch {
-            console.writeError(error.description + "\n")
+            console.writeErrorLine(error.description)
             return UsageError.exitCode
         }
         switch request.command {
@@ -56,7 +78,7 @@ public enum AlbumsApp: Sendable {
             if request.options.launchReport, let report = error.report {
                 console.writeError(report.table() + "\n")
             }
-            console.writeError("albums: \(describe(error.error))\n")
+            console.writeErrorLine("albums: \(describe(error.error))")
             return failureExitCode
         }
         // The report follows the command's own output, on stderr, whatever the command's fate.
@@ -66,7 +88,7 @@ public enum AlbumsApp: Sendable {
             }
         }
         guard let session = state.session else {
-            console.writeError("albums: the library did not open\n")
+            console.writeErrorLine("albums: the library did not open")
             return failureExitCode
         }
         do {
@@ -78,10 +100,10 @@ public enum AlbumsApp: Sendable {
             try runner.run(command)
             return 0
         } catch let error as UsageError {
-            console.writeError(error.description + "\n")
+            console.writeErrorLine(error.description)
             return UsageError.exitCode
         } catch {
-            console.writeError("albums: \(describe(error))\n")
+            console.writeErrorLine("albums: \(describe(error))")
             return failureExitCode
         }
     }
@@ -89,9 +111,22 @@ public enum AlbumsApp: Sendable {
     /// One line for any error a command can end with.
     static func describe(_ error: any Error) -> String {
         switch error {
-        case let error as LibraryError: error.message
-        case let error as DatabaseError: "storage error: \(error.message)"
-        default: "\(error)"
+        case let error as LibraryError: return error.message
+        case let error as DatabaseError:
+            // A table or column the statements expect but the file lacks: the schema the file
+            // records does not match what it holds, which only damage (or tampering) does.
+            if error.resultCode.primaryResultCode == .error, let path = error.path,
+                error.message.hasPrefix("no such table") || error.message.hasPrefix("no such column")
+            {
+                return "\(path) is damaged: its tables do not match its recorded schema (\(error.message))"
+            }
+            // "<path> is damaged: …", "<path> is read-only: …" name the file and the cause already.
+            let code = error.resultCode.primaryResultCode
+            if code == .corrupt || code == .readOnly, let path = error.path, error.message.hasPrefix(path) {
+                return error.message
+            }
+            return "storage error: \(error.message)"
+        default: return "\(error)"
         }
     }
 }

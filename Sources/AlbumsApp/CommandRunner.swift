@@ -75,6 +75,10 @@ struct CommandRunner {
             } catch {
                 throw LibraryError(.malformedFile, "cannot read \(name): \(Self.reason(error))")
             }
+            // readInput stops one byte past the limit: an endless stream ends here.
+            guard data.count <= AlbumFile.maximumFileSize else {
+                throw LibraryError(.malformedFile, "cannot read \(name): \(UserFile.tooLargeInput.reason)")
+            }
         } else {
             do {
                 data = try UserFile.contents(atPath: source)
@@ -121,14 +125,15 @@ struct CommandRunner {
             throw LibraryError(.storage, "cannot export to \(destination): \(error.reason)")
         }
         do {
-            try data.write(to: URL(fileURLWithPath: destination), options: .atomic)
+            try UserFile.replaceContents(atPath: destination, with: data)
         } catch {
-            throw LibraryError(.storage, "cannot export to \(destination): \(Self.reason(error))")
+            throw LibraryError(.storage, "cannot export to \(destination): \(error.reason); the file was not changed")
         }
-        say("Exported \(albums.count) album\(albums.count == 1 ? "" : "s") to \(destination)")
+        say("Exported \(albums.count) album\(albums.count == 1 ? "" : "s") to \(DisplayText.sanitized(destination))")
     }
 
     private static func reason(_ error: any Error) -> String {
+        if let refusal = error as? UserFile.Refusal { return refusal.reason }
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
             underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code))

@@ -20,9 +20,10 @@ public struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
         self.command = command
     }
 
-    /// The line printed on standard error.
+    /// The line printed on standard error, control characters made visible: the message may
+    /// quote an argument as typed (``DisplayText/sanitized(_:)``).
     public var description: String {
         let help = command.map { "albums \($0) --help" } ?? "albums --help"
-        return "albums: \(message) (see '\(help)')"
+        return DisplayText.sanitized("albums: \(message) (see '\(help)')")
     }
 }

@@ -1,4 +1,6 @@
+import AlbumLibrary
 import Foundation
+import SQLiteDatabase
 
 #if canImport(Glibc)
 import Glibc
@@ -9,9 +11,12 @@ import Darwin
 /// A file the user named on the command line: the source of `import`, the target of `export`.
 ///
 /// Only regular files are read or replaced. A directory, a device, a FIFO or a socket is
-/// refused with one short reason ("it is a directory", "not a regular file") before a byte
-/// moves, so `albums import /dev/zero` cannot hang or fill memory and `albums export /dev/null`
-/// cannot swap a device node for a file. Symbolic links are followed to what they name.
+/// refused with one short reason naming what it is ("it is a FIFO (named pipe), not a regular
+/// file") before a byte moves, so `albums import /dev/zero` cannot hang or fill memory and
+/// `albums export /dev/null` cannot swap a device node for a file. Symbolic links are followed to
+/// what they name. Reads stop at ``AlbumFile/maximumFileSize``; an export is written to a
+/// temporary file beside its destination, synced, then renamed over it, so a failed export leaves
+/// the old file as it was.
 enum UserFile {
     /// Why a named file was refused: a reason short enough to follow "cannot import PATH: ".
     struct Refusal: Error, Equatable {
@@ -30,23 +35,28 @@ enum UserFile {
             case EISDIR: reason = "it is a directory"
             case ENXIO: reason = "not a regular file"  // A socket, or a device with nothing behind it.
             default:
-                let text = String(cString: strerror(code))
+                let text = FileSystem.reason(errno: code)
                 reason = text.prefix(1).lowercased() + text.dropFirst()
             }
         }
     }
 
-    /// Reads every byte of the regular file at `path`.
+    /// Reads every byte of the regular file at `path`, if it holds at most `limit` bytes.
     ///
     /// The file is opened with `O_NONBLOCK` (opening a FIFO never waits for a writer) and checked
     /// with `fstat` on that descriptor, so what is read is what was checked. A `stat` first
-    /// spares devices the open itself (opening some has side effects, a tape rewinds).
+    /// spares devices the open itself (opening some has side effects, a tape rewinds). The size
+    /// is checked before the first read, and reading stops one byte past `limit` (a file growing
+    /// meanwhile), so a huge or sparse file costs nothing.
     ///
-    /// - Parameter path: The path as the user wrote it.
+    /// - Parameters:
+    ///   - path: The path as the user wrote it.
+    ///   - limit: The most bytes to accept.
     /// - Returns: The file's bytes.
-    /// - Throws: ``Refusal`` when the path names no file, an unreadable one, or one that is not regular.
+    /// - Throws: ``Refusal`` when the path names no file, an unreadable one, one that is not
+    ///   regular, or one larger than `limit`.
     /// - Complexity: O(*n*) in the file's size.
-    static func contents(atPath path: String) throws(Refusal) -> Data {
+    static func contents(atPath path: String, limit: Int = AlbumFile.maximumFileSize) throws(Refusal) -> Data {
         var status = stat()
         if stat(path, &status) == 0 {
             try requireRegular(status)
@@ -56,9 +66,101 @@ enum UserFile {
         defer { close(descriptor) }
         guard fstat(descriptor, &status) == 0 else { throw Refusal(errno: errno) }
         try requireRegular(status)
+        guard Int(status.st_size) <= limit else { throw tooLarge(Int(status.st_size), limit: limit) }
+        if let refusal = ResourceCheck.importRefusal(bytes: Int(status.st_size)) { throw Refusal(reason: refusal) }
         // Reads block as usual from here: O_NONBLOCK was only for the open.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-        return try readToEnd(descriptor, sizeHint: Int(status.st_size))
+        let data = try readToEnd(descriptor, sizeHint: Int(status.st_size), limit: limit + 1)
+        guard data.count <= limit else { throw tooLarge(data.count, limit: limit) }
+        return data
+    }
+
+    /// The refusal of a stream that went on past ``AlbumFile/maximumFileSize``.
+    static var tooLargeInput: Refusal {
+        Refusal(
+            reason: "more than \(describeSize(AlbumFile.maximumFileSize)), the most albums imports at once "
+                + "(it stopped reading there); split the input into smaller files")
+    }
+
+    private static func tooLarge(_ size: Int, limit: Int) -> Refusal {
+        Refusal(
+            reason:
+                "it holds \(describeSize(size)), more than the \(describeSize(limit)) albums imports from one file; "
+                + "split it into smaller files")
+    }
+
+    /// "1.5 GiB", "128 MiB", "900 KiB".
+    static func describeSize(_ bytes: Int) -> String {
+        let units = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")]
+        for (unit, name) in units where bytes >= unit {
+            let value = Double(bytes) / Double(unit)
+            return value == value.rounded() ? "\(Int(value)) \(name)" : "\((value * 10).rounded() / 10) \(name)"
+        }
+        return "\(bytes) bytes"
+    }
+
+    /// Replaces the file at `path` with `data`, or leaves it as it was.
+    ///
+    /// The bytes go to a new file in the same folder (`O_EXCL`, so nothing already there is
+    /// reused), are synced to disk, and the file is renamed over `path`; the folder is synced so
+    /// the rename itself lasts. A failure at any step (a full disk, a quota, a read-only folder)
+    /// removes the temporary file and leaves `path` untouched. A new file is 0600; a file that is
+    /// replaced keeps its permission bits (never wider than they were) and, where allowed, its owner.
+    ///
+    /// Call ``checkExportDestination(_:)`` first, which refuses what is not a regular file.
+    ///
+    /// - Parameters:
+    ///   - path: The destination as the user wrote it.
+    ///   - data: The new contents.
+    /// - Throws: ``Refusal`` with the system's reason.
+    static func replaceContents(atPath path: String, with data: Data) throws(Refusal) {
+        var existing = stat()
+        let replacesFile = lstat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG
+        let mode = replacesFile ? existing.st_mode & 0o7777 : 0o600
+        let temporary = temporarySibling(of: path)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw Refusal(errno: errno) }
+        var closed = false
+        func fail(_ code: Int32) -> Refusal {
+            if !closed { close(descriptor) }
+            unlink(temporary)
+            return Refusal(errno: code)
+        }
+        // The umask may have narrowed the mode given to open: set it exactly (0600, or the old file's).
+        if replacesFile { _ = fchown(descriptor, existing.st_uid, existing.st_gid) }
+        guard fchmod(descriptor, mode) == 0 else { throw fail(errno) }
+        var remaining = data[...]
+        while !remaining.isEmpty {
+            let written = remaining.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw fail(errno)
+            }
+            if written == 0 { throw fail(ENOSPC) }
+            remaining = remaining.dropFirst(written)
+        }
+        guard fsync(descriptor) == 0 else { throw fail(errno) }
+        closed = true
+        guard close(descriptor) == 0 else { throw fail(errno) }
+        guard rename(temporary, path) == 0 else { throw fail(errno) }
+        let folder = open(folderPath(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folder >= 0 {
+            _ = fsync(folder)
+            close(folder)
+        }
+    }
+
+    /// A name beside `path` for building its replacement: hidden, and unique to this process.
+    private static func temporarySibling(of path: String) -> String {
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        return folder + ".\(name).exporting-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    private static func folderPath(of path: String) -> String {
+        let parent = (path as NSString).deletingLastPathComponent
+        return parent.isEmpty ? "." : parent
     }
 
     /// Checks that `path` can take an export: absent, or a regular file (or a link to one), in an
@@ -80,8 +182,7 @@ enum UserFile {
         if lstat(path, &status) == 0 { return }
         // Missing, or under something that is not a directory: say which part is wrong.
         guard lookError == ENOENT || lookError == ENOTDIR else { throw Refusal(errno: lookError) }
-        let parent = (path as NSString).deletingLastPathComponent
-        let folder = parent.isEmpty ? "." : parent
+        let folder = folderPath(of: path)
         guard stat(folder, &status) == 0 else {
             let code = errno
             throw Refusal(
@@ -93,18 +194,18 @@ enum UserFile {
     }
 
     private static func requireRegular(_ status: stat) throws(Refusal) {
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFDIR: throw Refusal(reason: "it is a directory")
-        default: throw Refusal(reason: "not a regular file")
+        if let kind = FileSystem.kind(ofMode: UInt32(status.st_mode)) {
+            throw Refusal(
+                reason: status.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is \(kind), not a regular file")
         }
     }
 
-    private static func readToEnd(_ descriptor: Int32, sizeHint: Int) throws(Refusal) -> Data {
-        var data = Data(capacity: max(sizeHint, 0) + 1)
+    private static func readToEnd(_ descriptor: Int32, sizeHint: Int, limit: Int) throws(Refusal) -> Data {
+        var data = Data(capacity: min(max(sizeHint, 0), limit) + 1)
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        while data.count < limit {
+            let wanted = min(buffer.count, limit - data.count)
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, wanted) }
             if count == 0 { return data }
             if count < 0 {
                 if errno == EINTR { continue }
@@ -112,5 +213,6 @@ enum UserFile {
             }
             data.append(contentsOf: buffer[..<count])
         }
+        return data
     }
 }

@@ -22,7 +22,15 @@ extension Database {
     ///   identifier with `schemas` (say `albums`): ``StoreError/Code/foreignDatabase``, the
     ///   message naming both;
     /// - a schema recorded at a higher version than its last migration here:
-    ///   ``StoreError/Code/newerSchema``.
+    ///   ``StoreError/Code/newerSchema``;
+    /// - a directory, FIFO, device, socket at `path`, or anything but a regular file at its `-wal`,
+    ///   `-shm` or `-journal` path: ``StoreError/Code/notARegularFile``, before anything is opened;
+    /// - a file that is read-only, or whose folder is while its `-wal`/`-shm` files are missing: a
+    ///   `DatabaseError` with code `readOnly` naming the file and the remedy.
+    ///
+    /// Existing `-wal` and `-shm` files are given the database's permission bits before the open
+    /// (SQLite copies the mode once, at creation; a log made while the file was read-only would
+    /// otherwise keep every later write failing).
     ///
     /// The ownership check needs one shared identifier: a later version of an application that adds
     /// a schema still opens its old files. A store that records no schema but the store's own yet
@@ -47,7 +55,8 @@ extension Database {
     /// - Returns: An open connection to the migrated store.
     /// - Throws: ``StoreError`` for the cases above (`notADatabase`, `corruptDatabase`,
     ///   `foreignDatabase` for an SQLite file CommandStore did not create or a store of another
-    ///   application, `newerSchema`), `DatabaseError` for SQLite failures, or what a migration
+    ///   application, `newerSchema`, `notARegularFile`), `DatabaseError` for SQLite failures (`readOnly`
+    ///   for a file that cannot be written), or what a migration
     ///   throws (after rolling the whole upgrade back).
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/uri.html> (`immutable`),
@@ -65,6 +74,10 @@ extension Database {
             try StoreSchema.migrate(db, schemas: schemas)
             return db
         }
+        // Before anything opens a path: a FIFO would block the open, a device could act on it, and
+        // SQLite deletes its log at close, whatever sits there.
+        try requireRegularOrAbsent(path)
+        try requireRegularCompanions(of: path)
         if !FileSystem.exists(path) {
             guard configuration.createIfMissing else {
                 throw DatabaseError(resultCode: .cantOpen, message: "cannot open \(path): no such file", path: path)
@@ -83,6 +96,10 @@ extension Database {
         }
         try inspect(path: path, schemas: schemas, busyTimeout: configuration.busyTimeout)
         try inspectLog(path: path, busyTimeout: configuration.busyTimeout)
+        if !configuration.isReadOnly {
+            try FileSystem.requireWritable(path)
+            FileSystem.matchCompanionModes(of: path)
+        }
         var existing = configuration
         existing.createIfMissing = false
         let db = try Database(path: path, configuration: existing)
@@ -109,9 +126,9 @@ extension Database {
     public func checkIntegrity() throws {
         let findings: [String]
         do {
-            findings = try fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0) }
+            findings = try fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0).oneLine }
         } catch let error as DatabaseError where error.resultCode.primaryResultCode == .corrupt {
-            throw StoreError(.corruptDatabase, "\(path) is damaged: \(error.message)", path: path, databaseError: error)
+            throw StoreError(.corruptDatabase, error.message.oneLine, path: path, databaseError: error)
         }
         guard findings != ["ok"] else { return }
         throw StoreError(
@@ -290,7 +307,9 @@ extension Database {
     ///
     /// - Complexity: O(size of the database).
     private static func integrityFindings(_ db: Database, path: String) throws -> [String] {
-        try classifying(path) { try db.fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0) } }
+        try classifying(path) {
+            try db.fetchAll("PRAGMA integrity_check").map { try $0.decode(String.self, at: 0).oneLine }
+        }
     }
 
     /// Reads the file through its `-wal` log, read-only, and throws if what it shows is damaged.
@@ -309,7 +328,7 @@ extension Database {
         defer { db.close() }
         let findings: [String]
         do {
-            findings = try db.fetchAll("PRAGMA quick_check").map { try $0.decode(String.self, at: 0) }
+            findings = try db.fetchAll("PRAGMA quick_check").map { try $0.decode(String.self, at: 0).oneLine }
         } catch let error as DatabaseError
             where error.resultCode.primaryResultCode == .corrupt || error.resultCode.primaryResultCode == .notADatabase
         {
@@ -378,4 +397,46 @@ extension Database {
         // EEXIST: another process created the store first; we open theirs.
     }
 
+    /// Throws unless `path` is absent or a regular file (symbolic links followed).
+    ///
+    /// Only `stat`: nothing is opened, so a FIFO or a device is refused before anything can block
+    /// on it or set it off.
+    private static func requireRegularOrAbsent(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        if let kind = FileSystem.kind(ofMode: UInt32(info.st_mode)) {
+            throw StoreError(
+                .notARegularFile, "\(path) is \(kind), not a database file; nothing was opened or changed", path: path)
+        }
+    }
+
+    /// Throws when something other than a regular file sits at one of `path`'s companion paths.
+    ///
+    /// SQLite would open it as its log or index, and delete it at close: a FIFO, a device node, a
+    /// folder or a link there is not ours to use or remove. Only `lstat`, nothing opened.
+    private static func requireRegularCompanions(of path: String) throws {
+        for (suffix, role) in [
+            ("-wal", "write-ahead log"), ("-shm", "shared-memory index"), ("-journal", "rollback journal"),
+        ] {
+            var info = stat()
+            guard lstat(path + suffix, &info) == 0, let kind = FileSystem.kind(ofMode: UInt32(info.st_mode)) else {
+                continue
+            }
+            throw StoreError(
+                .notARegularFile,
+                "\(path)\(suffix) is \(kind), where \(path)'s \(role) belongs; move it away (nothing was opened or changed)",
+                path: path
+            )
+        }
+    }
+}
+
+extension String {
+    /// The text on one line: SQLite's findings can hold line breaks ("*** in database main ***\n…").
+    var oneLine: String {
+        split(whereSeparator: \.isNewline)
+            .map { line in String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
+            .filter { !$0.isEmpty }
+            .joined(separator: " ")
+    }
 }

@@ -38,6 +38,10 @@ public struct StoreError: Error, Sendable, Hashable {
         /// The file is a valid SQLite database that CommandStore did not create, or a CommandStore
         /// store of another application (it records none of the schemas it was opened with).
         public static let foreignDatabase = Code(rawValue: "foreignDatabase")
+        /// Something other than a regular file is at the database's path or at one of its
+        /// companion paths (`-wal`, `-shm`, `-journal`): a directory, a FIFO, a device, a socket, a
+        /// link. It is refused before anything is opened, so nothing blocks on it or removes it.
+        public static let notARegularFile = Code(rawValue: "notARegularFile")
         /// The file was written by a newer schema version than this program knows.
         public static let newerSchema = Code(rawValue: "newerSchema")
         /// The schemas given to open the store are malformed (duplicate names, gaps in versions).

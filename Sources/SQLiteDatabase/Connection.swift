@@ -72,6 +72,21 @@ final class Connection {
                 "\(path) is locked by another connection (another process is writing to it); "
                 + "gave up after the busy timeout: \(message)"
         }
+        // "attempt to write a readonly database" names no file and no remedy.
+        if resultCode.primaryResultCode == .readOnly, let path {
+            message = "\(path) is read-only: \(message); make the file and its folder writable"
+        }
+        // A statement that meets a damaged page: say which file, in the words the open check uses.
+        if resultCode.primaryResultCode == .corrupt, let path {
+            message = "\(path) is damaged: \(message)"
+        }
+        // A descriptor limit shows as "unable to open database file": give the system's reason.
+        if resultCode.primaryResultCode == .cantOpen, let path, let handle {
+            let systemError = sqlite3_system_errno(handle)
+            if systemError == EMFILE || systemError == ENFILE {
+                message = "cannot open \(path): \(FileSystem.reason(errno: systemError))"
+            }
+        }
         // "disk I/O error" hides the cause (a full disk, a file-size limit, a read-only file): add
         // the system's reason, which SQLite keeps, and the file.
         if resultCode.primaryResultCode == .ioError || resultCode.primaryResultCode == .full, let path, let handle {

@@ -114,9 +114,15 @@ public final class Database {
         var handle: OpaquePointer?
         let code = sqlite3_open_v2(path, &handle, flags, nil)
         guard code == SQLITE_OK, let handle else {
-            let message =
+            var message =
                 handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
                 ?? String(cString: sqlite3_errstr(code))
+            // Out of descriptors, SQLite only says "unable to open database file".
+            if let handle, case let systemError = sqlite3_system_errno(handle),
+                systemError == EMFILE || systemError == ENFILE
+            {
+                message = FileSystem.reason(errno: systemError)
+            }
             sqlite3_close_v2(handle)
             throw DatabaseError(
                 resultCode: .init(rawValue: code),

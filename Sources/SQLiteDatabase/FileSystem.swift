@@ -87,7 +87,83 @@ package enum FileSystem {
     }
 
     package static func systemError(_ message: String, path: String) -> DatabaseError {
-        let reason = String(cString: strerror(errno))
-        return DatabaseError(resultCode: .cantOpen, message: "\(message): \(reason)", path: path)
+        let code = errno
+        return DatabaseError(resultCode: .cantOpen, message: "\(message): \(reason(errno: code))", path: path)
+    }
+
+    /// The system's reason for `code`, with the remedy where one is known (a descriptor limit).
+    package static func reason(errno code: Int32) -> String {
+        switch code {
+        case EMFILE, ENFILE:
+            return "too many open files (raise the limit with 'ulimit -n', or close other programs)"
+        case EROFS:
+            return "the file system is read-only"
+        default:
+            return String(cString: strerror(code))
+        }
+    }
+
+    /// What a file's mode says it is, for a message: "a directory", "a FIFO (named pipe)"; `nil`
+    /// for a regular file.
+    package static func kind(ofMode mode: UInt32) -> String? {
+        switch mode & UInt32(S_IFMT) {
+        case UInt32(S_IFREG): nil
+        case UInt32(S_IFDIR): "a directory"
+        case UInt32(S_IFIFO): "a FIFO (named pipe)"
+        case UInt32(S_IFCHR): "a character device"
+        case UInt32(S_IFBLK): "a block device"
+        case UInt32(S_IFSOCK): "a socket"
+        case UInt32(S_IFLNK): "a symbolic link"
+        default: "not a regular file"
+        }
+    }
+
+    /// Throws when an existing database at `path` cannot be opened for writing: the file is read-only,
+    /// or its folder is and the `-wal`/`-shm` files SQLite needs beside it do not exist yet.
+    ///
+    /// Without this check SQLite falls back to a read-only connection and fails later with "attempt
+    /// to write a readonly database", naming no file. `access` asks with the real user's rights, as
+    /// the open would (root passes unless the file system itself is read-only).
+    package static func requireWritable(_ path: String) throws {
+        if access(path, W_OK) != 0 {
+            let code = errno
+            guard code == EACCES || code == EPERM || code == EROFS else { return }
+            let remedy =
+                code == EROFS
+                ? "it is on a read-only file system; copy it somewhere writable"
+                : "make it writable (chmod u+w \(path))"
+            throw DatabaseError(
+                resultCode: .readOnly, message: "\(path) is read-only: \(remedy); nothing was changed", path: path)
+        }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let missing = ["-wal", "-shm"].filter { !exists(path + $0) }
+        guard !missing.isEmpty, access(folder, W_OK) != 0 else { return }
+        let code = errno
+        guard code == EACCES || code == EPERM || code == EROFS else { return }
+        throw DatabaseError(
+            resultCode: .readOnly,
+            message: "the folder \(folder) is read-only, and \(path) needs its \(path)-wal and \(path)-shm files "
+                + "created beside it: make the folder writable (chmod u+w \(folder)); nothing was changed",
+            path: path
+        )
+    }
+
+    /// Gives `path`'s existing `-wal` and `-shm` the database's own permission bits.
+    ///
+    /// SQLite creates them with the database's mode, and they keep it: a log made while the library
+    /// was 0444 stays 0444 after the library is made writable again, and every later write then
+    /// fails. Only files owned by the caller (or by anyone, for root) are changed; others are left.
+    package static func matchCompanionModes(of path: String) {
+        var database = stat()
+        guard stat(path, &database) == 0 else { return }
+        let mode = database.st_mode & 0o777
+        for suffix in ["-wal", "-shm"] {
+            var companion = stat()
+            guard lstat(path + suffix, &companion) == 0, companion.st_mode & S_IFMT == S_IFREG,
+                companion.st_mode & 0o777 != mode, getuid() == 0 || companion.st_uid == getuid()
+            else { continue }
+            _ = chmod(path + suffix, mode)
+        }
     }
 }

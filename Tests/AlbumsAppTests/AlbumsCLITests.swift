@@ -366,7 +366,9 @@ import Testing
         try await withLibrary { _, folder in
             let result = try await AlbumsProcess(database: folder.path)("list")
             #expect(result.status == 1, "\(result)")
-            #expect(result.error == "albums: \(folder.path) is a directory, not an albums library\n")
+            #expect(
+                result.error
+                    == "albums: \(folder.path) is a directory, not an albums library; nothing was opened or changed\n")
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
         }
     }

@@ -54,7 +54,9 @@ import Darwin
     static func importReason(_ thing: Thing) -> String {
         switch thing {
         case .directory, .rootDirectory, .linkToDirectory: "it is a directory"
-        case .characterDevice, .fifo, .linkToFIFO, .socket: "not a regular file"
+        case .characterDevice: "it is a character device, not a regular file"
+        case .fifo, .linkToFIFO: "it is a FIFO (named pipe), not a regular file"
+        case .socket: "it is a socket, not a regular file"
         case .missingFile, .missingFolder, .underARegularFile: "no such file"
         }
     }
@@ -63,7 +65,9 @@ import Darwin
     static func exportReason(_ thing: Thing, parent: String) -> String {
         switch thing {
         case .directory, .rootDirectory, .linkToDirectory: "it is a directory"
-        case .characterDevice, .fifo, .linkToFIFO, .socket: "not a regular file"
+        case .characterDevice: "it is a character device, not a regular file"
+        case .fifo, .linkToFIFO: "it is a FIFO (named pipe), not a regular file"
+        case .socket: "it is a socket, not a regular file"
         case .missingFile: "unused"
         case .missingFolder: "\(parent) does not exist"
         case .underARegularFile: "\(parent) is not a directory"
