@@ -1,8 +1,8 @@
 // swift-tools-version: 6.2
 //
 // CommandKit: the Command design pattern as a production tool, and `albums`, the
-// album-library application built on it. Zero package dependencies: only the Swift
-// toolchain and two system C libraries (SQLite3, ncursesw).
+// album-library application built on it. The libraries depend only on the Swift toolchain and
+// two system C libraries (SQLite3, ncursesw); the app alone adds swift-argument-parser.
 
 import PackageDescription
 
@@ -17,6 +17,10 @@ let package = Package(
         .executable(name: "albums", targets: ["albums"]),
         .executable(name: "command-bench", targets: ["command-bench"]),
     ],
+    dependencies: [
+        // The albums command line: parsing, generated help, shell completion scripts. The app only.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0")
+    ],
     targets: [
         // The pattern: Command, Invoker, Invocation, Target-Action, CommandQueue, undo engine.
         .target(name: "CommandKit"),
@@ -27,7 +31,10 @@ let package = Package(
         // The album domain: Album, LibraryAPI (the receiver), album commands.
         .target(name: "AlbumLibrary", dependencies: ["CommandKit", "CommandStore"]),
         // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
-        .target(name: "AlbumsApp", dependencies: ["AlbumLibrary", "LaunchKit", "CommandKit", "CNcursesw"]),
+        .target(name: "AlbumsApp", dependencies: [
+                "AlbumLibrary", "LaunchKit", "CommandKit", "CNcursesw",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // Thin entry point: hands the process arguments to AlbumsApp.
         .executableTarget(name: "albums", dependencies: ["AlbumsApp"]),
         // Benchmarks (release build only): workloads of ../shared/bench/WORKLOAD.md and more.

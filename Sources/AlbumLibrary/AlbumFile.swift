@@ -72,7 +72,7 @@ public enum AlbumFile: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings, numbers and URLs cannot fail.
-        var data = (try? encoder.encode(albums)) ?? Data("[]".utf8)
+        var data = (try? encoder.encode(albums.map(Record.init))) ?? Data("[]".utf8)
         data.append(0x0A)
         return data
     }

@@ -65,6 +65,7 @@ public enum LibraryFile: Sendable {
         migrations: [
             Migration(version: 1, name: "albums and app state", sql: schema),
             Migration(version: 2, name: "import batches", sql: importBatchSchema),
+            searchMigration,
         ]
     )
 

@@ -125,6 +125,7 @@ public final class LibrarySession {
                     ImportAlbumsCommand(batch: command.batch, count: albums.count, firstTitle: command.firstTitle))
                 // The push consumed the new batch; any other is an undone import the push dropped.
                 try library.discardStagedImports()
+                try recordStepTime()
                 return .commit
             }
         } catch {
@@ -142,6 +143,7 @@ public final class LibrarySession {
             try database.inTransaction {
                 try history.push(command)
                 try library.discardStagedImports()
+                try recordStepTime()
                 return .commit
             }
         } catch {

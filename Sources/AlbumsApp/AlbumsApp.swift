@@ -3,6 +3,12 @@ import CommandStore
 public import Foundation
 import LaunchKit
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The `albums` program: parses the command line, opens the library, runs one command.
 ///
 /// `main.swift` only calls ``run(arguments:environment:console:)`` and exits with its result,
@@ -31,18 +37,14 @@ public enum AlbumsApp: Sendable {
             console.writeError(error.description + "\n")
             return UsageError.exitCode
         }
-        switch request.command {
-        case .help(let topic):
-            console.write((topic.flatMap(HelpText.help(for:)) ?? HelpText.overview) + "\n")
+        if case .output(let text) = request.action {
+            console.write(text.hasSuffix("\n") ? text : text + "\n")
             return 0
-        case .version:
-            console.write(HelpText.version + "\n")
-            return 0
-        default:
-            break
         }
         let path = LibraryFile.defaultPath(explicitPath: request.options.databasePath, environment: environment)
-        let interactive = request.command == .interactive && console.outputIsTerminal && console.inputIsTerminal
+        // A mistyped --db would otherwise make a new library without a word.
+        let isNew = access(path, F_OK) != 0
+        let interactive = request.action == .interactive && console.outputIsTerminal && console.inputIsTerminal
         let state: AlbumsLaunch.State
         let report: LaunchReport
         do {
@@ -68,13 +70,17 @@ public enum AlbumsApp: Sendable {
             console.writeError("albums: the library did not open\n")
             return failureExitCode
         }
+        if isNew && state.seededDefaults {
+            console.writeError("albums: created a new library at \(DisplayText.sanitized(path))\n")
+        }
         do {
             if interactive {
                 return try TerminalApp.run(session: session, currentAlbumID: state.currentAlbumID)
             }
-            let command = request.command == .interactive ? .list : request.command
-            let runner = CommandRunner(session: session, options: request.options, console: console)
-            try runner.run(command)
+            let runner = CommandRunner(
+                session: session, options: request.options, console: console,
+                terminalWidth: console.outputIsTerminal ? TerminalSize.columns(environment: environment) : nil)
+            try runner.run(request.action)
             return 0
         } catch let error as UsageError {
             console.writeError(error.description + "\n")
