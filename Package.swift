@@ -31,7 +31,9 @@ let package = Package(
         // The album domain: Album, LibraryAPI (the receiver), album commands.
         .target(name: "AlbumLibrary", dependencies: ["CommandKit", "CommandStore"]),
         // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
-        .target(name: "AlbumsApp", dependencies: [
+        .target(
+            name: "AlbumsApp",
+            dependencies: [
                 "AlbumLibrary", "LaunchKit", "CommandKit", "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),

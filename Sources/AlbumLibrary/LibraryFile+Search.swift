@@ -36,7 +36,10 @@ extension LibraryFile {
         for row in try db.fetchAll("SELECT batch, seq, title, artist, genre FROM import_batch") {
             try db.execute(
                 "UPDATE import_batch SET search_text = ? WHERE batch = ? AND seq = ?",
-                [SearchText.of(try fields(row, from: 2)), try row.decode(String.self, at: 0), try row.decode(Int.self, at: 1)])
+                [
+                    SearchText.of(try fields(row, from: 2)), try row.decode(String.self, at: 0),
+                    try row.decode(Int.self, at: 1),
+                ])
         }
         try db.execute(
             """

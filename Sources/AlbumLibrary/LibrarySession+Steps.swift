@@ -43,7 +43,8 @@ extension LibrarySession {
             times[try row.decode(Int.self, at: 0)] = Date(timeIntervalSince1970: try row.decode(Double.self, at: 1))
         }
         return try (first..<count).map { index in
-            Step(number: index + 1, text: try history.text(at: index), time: times[index], isDone: index < history.index)
+            Step(
+                number: index + 1, text: try history.text(at: index), time: times[index], isDone: index < history.index)
         }
     }
 

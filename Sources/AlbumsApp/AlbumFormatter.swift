@@ -99,7 +99,9 @@ public enum AlbumFormatter: Sendable {
     ///   - current: The number of steps done (0: all undone).
     ///   - timeZone: The zone times are shown in.
     /// - Returns: The lines; "Start" only when `steps` begins with step 1.
-    public static func historyText(_ steps: [LibrarySession.Step], current: Int, timeZone: TimeZone = .current) -> String {
+    public static func historyText(
+        _ steps: [LibrarySession.Step], current: Int, timeZone: TimeZone = .current
+    ) -> String {
         let width = String(steps.last?.number ?? 0).count
         func line(_ index: Int, _ time: String, _ text: String) -> String {
             let mark = index == current ? ">" : " "
@@ -122,7 +124,8 @@ public enum AlbumFormatter: Sendable {
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
         func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
-        return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+        return
+            "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
     }
 
     /// `history --json`: `{"current": n, "count": m, "steps": [{"index": 1, "text": "...", "time": "2024-05-01T12:03:07Z", "done": true}, ...]}`.

@@ -25,7 +25,8 @@ struct AlbumImport {
                 let before = command.replacedCount ?? 0
                 report(
                     ChangeResult(command: "import", step: command.text, count: albums.count),
-                    "Replaced the library's \(before) album\(before == 1 ? "" : "s") with \(albums.count) album\(plural)")
+                    "Replaced the library's \(before) album\(before == 1 ? "" : "s") with \(albums.count) album\(plural)"
+                )
                 return
             }
             let command = try session.importAlbums(albums, progress: progress)

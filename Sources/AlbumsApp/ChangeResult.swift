@@ -25,7 +25,8 @@ public struct ChangeResult: Encodable, Sendable, Hashable {
     ///   - position: The album's position.
     ///   - count: How many albums.
     public init(
-        command: String, step: String? = nil, steps: [String]? = nil, id: UUID? = nil, position: Int? = nil, count: Int? = nil
+        command: String, step: String? = nil, steps: [String]? = nil, id: UUID? = nil, position: Int? = nil,
+        count: Int? = nil
     ) {
         self.command = command
         self.step = step

@@ -33,7 +33,8 @@ struct CommandRunner {
             let (from, album) = try AlbumFinder(library: library).find(selector)
             guard from != to else {
                 throw LibraryError(
-                    .nothingToChange, "\(DisplayText.quoted(album.title)) is already at position \(to): nothing to move")
+                    .nothingToChange, "\(DisplayText.quoted(album.title)) is already at position \(to): nothing to move"
+                )
             }
             let command = try session.move(from: from, to: to)
             report(

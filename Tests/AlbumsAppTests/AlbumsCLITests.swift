@@ -170,6 +170,7 @@ import Testing
             let many = (1...3000).map { Album(title: "Album \($0)", artist: "Artist", year: 2000) }
             let file = folder.appendingPathComponent("many.json")
             try AlbumFile.encode(many).write(to: file)
+            _ = try await albums("list")
             let result = try await albums("import", file.path)
             #expect(result.status == 0, "\(result)")
             #expect(result.output == "Imported 3000 albums (positions 6–3005)\n")

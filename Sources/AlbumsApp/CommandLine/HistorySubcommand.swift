@@ -17,8 +17,9 @@ struct HistorySubcommand: AlbumsSubcommand {
     var limit: String?
 
     func action() throws(UsageError) -> AlbumsAction {
-        .history(limit: try limit.map { word throws(UsageError) in
-            try ArgumentValue.count(word, label: "--limit", command: Self.name)
-        })
+        .history(
+            limit: try limit.map { word throws(UsageError) in
+                try ArgumentValue.count(word, label: "--limit", command: Self.name)
+            })
     }
 }

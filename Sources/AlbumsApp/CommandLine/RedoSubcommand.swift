@@ -14,8 +14,9 @@ struct RedoSubcommand: AlbumsSubcommand {
     var count: String?
 
     func action() throws(UsageError) -> AlbumsAction {
-        .redo(count: try count.map { word throws(UsageError) in
-            try ArgumentValue.count(word, label: "COUNT", command: Self.name)
-        } ?? 1)
+        .redo(
+            count: try count.map { word throws(UsageError) in
+                try ArgumentValue.count(word, label: "COUNT", command: Self.name)
+            } ?? 1)
     }
 }

@@ -14,8 +14,9 @@ struct UndoSubcommand: AlbumsSubcommand {
     var count: String?
 
     func action() throws(UsageError) -> AlbumsAction {
-        .undo(count: try count.map { word throws(UsageError) in
-            try ArgumentValue.count(word, label: "COUNT", command: Self.name)
-        } ?? 1)
+        .undo(
+            count: try count.map { word throws(UsageError) in
+                try ArgumentValue.count(word, label: "COUNT", command: Self.name)
+            } ?? 1)
     }
 }
