@@ -41,6 +41,9 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let nothingToUndo = Code(rawValue: "nothing-to-undo")
         /// Redo was asked for with nothing left to redo.
         public static let nothingToRedo = Code(rawValue: "nothing-to-redo")
+        /// The history is not what the caller showed: another process changed it meanwhile.
+        /// Nothing was done.
+        public static let historyChanged = Code(rawValue: "history-changed")
         /// The library's storage failed (disk full, permissions, corruption).
         public static let storage = Code(rawValue: "storage")
         /// The stored history names a command this version does not know.

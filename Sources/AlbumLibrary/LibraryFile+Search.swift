@@ -1,13 +1,13 @@
 import CommandStore
 
 extension LibraryFile {
-    /// Schema version 3: the search column and its full-text index, the title index, the albums
-    /// a library replacement set aside, and each history step's time.
+    /// Schema version 3: the search column and its full-text index, the title index, and the
+    /// albums a library replacement set aside.
     ///
     /// `album_search` is an FTS5 index with `album` as its content table, kept in step by triggers,
     /// so every write path (insert, the import's `INSERT … SELECT`, delete, edit) updates it inside
     /// the write's own transaction. Existing albums get their search text here, once.
-    static let searchMigration = Migration(version: 3, name: "search, replace and step times") { db in
+    static let searchMigration = Migration(version: 3, name: "search and replace") { db in
         try db.execute(
             """
             ALTER TABLE album ADD COLUMN search_text TEXT NOT NULL DEFAULT '';
@@ -25,7 +25,6 @@ extension LibraryFile {
                 search_text TEXT NOT NULL DEFAULT '',
                 PRIMARY KEY (batch, seq)
             ) WITHOUT ROWID;
-            CREATE TABLE step_time (step INTEGER PRIMARY KEY, time REAL NOT NULL);
             """
         )
         for row in try db.fetchAll("SELECT rowid, title, artist, genre FROM album") {

@@ -19,20 +19,11 @@ extension LibrarySession {
     /// - Throws: ``LibraryError``, or a storage error; the library and history are then unchanged.
     @discardableResult
     public func replaceAlbums(with albums: [Album], progress: ((Int) -> Void)? = nil) throws -> ReplaceLibraryCommand {
-        var command = ReplaceLibraryCommand(batch: UUID(), count: albums.count)
-        do {
-            try database.inTransaction {
-                command.batch = try library.stageImport(albums, progress: progress)
-                command.replacedCount = try library.count()
-                try history.push(ReplaceLibraryCommand(batch: command.batch, count: albums.count))
-                try library.discardStagedImports()
-                try recordStepTime()
-                return .commit
-            }
-        } catch {
-            try? history.reload()
-            throw error
+        // Staged inside the history's write transaction, as an import is (see `importAlbums`).
+        try history.push {
+            try library.discardStagedImports()
+            return ReplaceLibraryCommand(
+                batch: try library.stageImport(albums, progress: progress), count: albums.count)
         }
-        return command
     }
 }

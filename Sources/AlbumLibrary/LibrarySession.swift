@@ -1,5 +1,5 @@
 public import CommandStore
-import Foundation
+public import Foundation
 
 /// An open album library: its albums (``library``) and its durable undo history.
 ///
@@ -46,18 +46,20 @@ public final class LibrarySession {
 
     // MARK: - Changes
 
+    // Every change decides inside its write transaction: a position "at the end" is counted there,
+    // and what a change reports (the album deleted, the title edited) is what its command recorded
+    // when it ran, never a value read before another process could commit.
+
     /// Adds an album.
     ///
     /// - Parameters:
     ///   - album: The album, validated.
-    ///   - position: Where it goes; `nil` for the end.
-    /// - Returns: The command as it ran.
+    ///   - position: Where it goes; `nil` for the end of the library as committed when it runs.
+    /// - Returns: The command as it ran (its ``AddAlbumCommand/position`` is where the album went).
     /// - Throws: ``LibraryError/Code/positionOutOfRange``, or a storage error.
     @discardableResult
     public func add(_ album: Album, at position: Int? = nil) throws -> AddAlbumCommand {
-        let command = AddAlbumCommand(album: album, position: try position ?? (library.count() + 1))
-        try push(command)
-        return command
+        try push { AddAlbumCommand(album: album, position: try position ?? (library.count() + 1)) }
     }
 
     /// Deletes the album at a position.
@@ -67,11 +69,45 @@ public final class LibrarySession {
     /// - Throws: ``LibraryError/Code/positionOutOfRange``, or a storage error.
     @discardableResult
     public func delete(at position: Int) throws -> DeleteAlbumCommand {
-        var command = DeleteAlbumCommand(position: position)
-        // Read first, for the caller's message; the command finds it again when it runs.
-        command.album = try library.album(at: position)
-        try push(DeleteAlbumCommand(position: position))
-        return command
+        try push { DeleteAlbumCommand(position: position) }
+    }
+
+    /// Deletes the album with an id, wherever it is when the transaction runs.
+    ///
+    /// For views: the position shown may be out of date once another process has changed the
+    /// library; the id is not.
+    /// - Parameter id: The album's id.
+    /// - Returns: The command as it ran.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` when no album has this id (any more),
+    ///   or a storage error.
+    @discardableResult
+    public func delete(albumWithID id: UUID) throws -> DeleteAlbumCommand {
+        try push { DeleteAlbumCommand(position: try position(ofAlbumWithID: id)) }
+    }
+
+    /// Adds an album right after the album with an id (found when the transaction runs), or at the
+    /// end when `id` is `nil`.
+    ///
+    /// - Parameters:
+    ///   - album: The album, validated.
+    ///   - id: The album to add it after.
+    /// - Returns: The command as it ran.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` when no album has this id (any more),
+    ///   or a storage error.
+    @discardableResult
+    public func add(_ album: Album, afterAlbumWithID id: UUID?) throws -> AddAlbumCommand {
+        try push {
+            AddAlbumCommand(
+                album: album, position: try id.map { try position(ofAlbumWithID: $0) + 1 } ?? (library.count() + 1))
+        }
+    }
+
+    private func position(ofAlbumWithID id: UUID) throws -> Int {
+        guard let position = try library.position(of: id) else {
+            throw LibraryError(
+                .positionOutOfRange, "the album is no longer in the library (another process deleted it)")
+        }
+        return position
     }
 
     /// Edits the album at a position.
@@ -79,14 +115,11 @@ public final class LibrarySession {
     /// - Parameters:
     ///   - position: From 1 to the number of albums.
     ///   - changes: The fields to change.
-    /// - Returns: The command as it ran.
+    /// - Returns: The command as it ran (its ``EditAlbumCommand/before`` is the album before the edit).
     /// - Throws: ``LibraryError``, or a storage error.
     @discardableResult
     public func edit(at position: Int, changes: AlbumChanges) throws -> EditAlbumCommand {
-        var command = EditAlbumCommand(position: position, changes: changes)
-        command.before = try library.album(at: position)
-        try push(EditAlbumCommand(position: position, changes: changes))
-        return command
+        try push { EditAlbumCommand(position: position, changes: changes) }
     }
 
     /// Moves an album.
@@ -94,14 +127,11 @@ public final class LibrarySession {
     /// - Parameters:
     ///   - from: Its position now.
     ///   - to: Its position afterwards.
-    /// - Returns: The command as it ran.
+    /// - Returns: The command as it ran (its ``MoveAlbumCommand/title`` names the album moved).
     /// - Throws: ``LibraryError/Code/positionOutOfRange``, or a storage error.
     @discardableResult
     public func move(from: Int, to: Int) throws -> MoveAlbumCommand {
-        var command = MoveAlbumCommand(from: from, to: to)
-        command.title = try library.album(at: from).title
-        try push(MoveAlbumCommand(from: from, to: to))
-        return command
+        try push { MoveAlbumCommand(from: from, to: to) }
     }
 
     /// Appends albums as one undoable step, all or nothing.
@@ -112,43 +142,26 @@ public final class LibrarySession {
     /// - Parameters:
     ///   - albums: The albums, validated; at least one.
     ///   - progress: Called now and then with the number staged so far.
-    /// - Returns: The command as it ran.
+    /// - Returns: The command as it ran (its ``ImportAlbumsCommand/firstPosition`` is where the
+    ///   first album went).
     /// - Throws: ``LibraryError``, or a storage error; the library and history are then unchanged.
     @discardableResult
     public func importAlbums(_ albums: [Album], progress: ((Int) -> Void)? = nil) throws -> ImportAlbumsCommand {
-        var command = ImportAlbumsCommand(batch: UUID(), count: albums.count, firstTitle: albums.first?.title ?? "")
-        command.firstPosition = try library.count() + 1
-        do {
-            try database.inTransaction {
-                command.batch = try library.stageImport(albums, progress: progress)
-                try history.push(
-                    ImportAlbumsCommand(batch: command.batch, count: albums.count, firstTitle: command.firstTitle))
-                // The push consumed the new batch; any other is an undone import the push dropped.
-                try library.discardStagedImports()
-                try recordStepTime()
-                return .commit
-            }
-        } catch {
-            // The history saw a push that was rolled back with our transaction: forget it.
-            try? history.reload()
-            throw error
+        try push {
+            let batch = try library.stageImport(albums, progress: progress)
+            return ImportAlbumsCommand(batch: batch, count: albums.count, firstTitle: albums.first?.title ?? "")
         }
-        return command
     }
 
-    /// Pushes a command and, in the same transaction, discards the albums of undone imports:
-    /// a push drops the redo tail, so they can never be redone.
-    private func push<Command: PersistentCommand>(_ command: Command) throws where Command.Receiver == LibraryAPI {
-        do {
-            try database.inTransaction {
-                try history.push(command)
-                try library.discardStagedImports()
-                try recordStepTime()
-                return .commit
-            }
-        } catch {
-            try? history.reload()
-            throw error
+    /// Pushes the command `makeCommand` makes inside the history's write transaction, after
+    /// discarding, in that transaction, the albums of undone imports: a push drops the redo tail,
+    /// so they can never be redone.
+    private func push<Command: PersistentCommand>(
+        _ makeCommand: () throws -> Command
+    ) throws -> Command where Command.Receiver == LibraryAPI {
+        try history.push {
+            try library.discardStagedImports()
+            return try makeCommand()
         }
     }
 }
@@ -161,52 +174,84 @@ extension LibrarySession: Sendable {}
 extension LibrarySession {
     /// Undoes the last `count` steps, all or none, in one transaction.
     ///
-    /// - Parameter count: How many steps, at least 1.
-    /// - Returns: The undone steps' texts, most recent first.
-    /// - Throws: ``LibraryError/Code/nothingToUndo`` when fewer than `count` steps can be undone
-    ///   (nothing is undone then), or what a command throws (the whole undo is rolled back).
+    /// The steps are the last ones as committed when the transaction begins, whichever process
+    /// recorded them. With `expected`, the undo happens only if the last step is still the one
+    /// the caller showed (see ``undoRecord``).
+    ///
+    /// - Parameters:
+    ///   - count: How many steps, at least 1.
+    ///   - expected: The step the caller expects to undo first, or `nil` for the last one, whatever it is.
+    /// - Returns: The undone steps' records, most recent first, read in the transaction that undid them.
+    /// - Throws: ``LibraryError/Code/nothingToUndo`` when fewer than `count` steps can be undone,
+    ///   ``LibraryError/Code/historyChanged`` when the last step is not `expected` (nothing is
+    ///   undone then), or what a command throws (the whole undo is rolled back).
     @discardableResult
-    public func undo(count: Int = 1) throws -> [String] {
-        let index = history.index
-        guard count >= 1, index >= count else {
-            if index == 0 { throw LibraryError(.nothingToUndo, "nothing to undo") }
-            throw LibraryError(.nothingToUndo, "cannot undo \(count) steps: only \(index) can be undone")
-        }
-        let texts = try (index - count..<index).reversed().map { try history.text(at: $0) }
-        try history.setIndex(index - count)
-        return texts
+    public func undo(count: Int = 1, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
+        guard count >= 1 else { throw LibraryError(.nothingToUndo, "cannot undo \(count) steps") }
+        return try Self.translatingHistoryErrors { try history.undo(steps: count, expecting: expected) }
     }
 
     /// Redoes the next `count` undone steps, all or none, in one transaction.
     ///
-    /// - Parameter count: How many steps, at least 1.
-    /// - Returns: The redone steps' texts, oldest first.
-    /// - Throws: ``LibraryError/Code/nothingToRedo`` when fewer than `count` steps can be redone
-    ///   (nothing is redone then), or what a command throws (the whole redo is rolled back).
+    /// - Parameters:
+    ///   - count: How many steps, at least 1.
+    ///   - expected: The step the caller expects to redo first, or `nil` for the next one, whatever it is.
+    /// - Returns: The redone steps' records, oldest first, read in the transaction that redid them.
+    /// - Throws: ``LibraryError/Code/nothingToRedo`` when fewer than `count` steps can be redone,
+    ///   ``LibraryError/Code/historyChanged`` when the next step is not `expected` (nothing is
+    ///   redone then), or what a command throws (the whole redo is rolled back).
     @discardableResult
-    public func redo(count: Int = 1) throws -> [String] {
-        let index = history.index
-        let available = history.count - index
-        guard count >= 1, available >= count else {
-            if available == 0 { throw LibraryError(.nothingToRedo, "nothing to redo") }
-            throw LibraryError(.nothingToRedo, "cannot redo \(count) steps: only \(available) can be redone")
-        }
-        let texts = try (index..<index + count).map { try history.text(at: $0) }
-        try history.setIndex(index + count)
-        return texts
+    public func redo(count: Int = 1, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
+        guard count >= 1 else { throw LibraryError(.nothingToRedo, "cannot redo \(count) steps") }
+        return try Self.translatingHistoryErrors { try history.redo(steps: count, expecting: expected) }
     }
 
-    /// The history: each step's text, oldest first, and how many are done.
+    /// The history: each step's record, oldest first, and how many are done, read in one transaction.
     ///
-    /// - Returns: The texts and the current index (0: everything undone).
-    /// - Complexity: O(*steps*): each entry's text is read.
-    public func historySteps() throws -> (texts: [String], current: Int) {
-        (try (0..<history.count).map { try history.text(at: $0) }, history.index)
+    /// - Returns: The records and the current index (0: everything undone).
+    /// - Complexity: O(*steps*): each entry's row is read without its payload.
+    public func historySteps() throws -> (records: [HistoryRecord], current: Int) {
+        let read = try history.records()
+        return (read.records, read.index)
     }
 
-    /// The text of the step ``undo(count:)`` would undo, or `nil` when there is none.
-    public var undoText: String? { history.canUndo ? history.undoText : nil }
+    /// The step ``undo(count:expecting:)`` would undo, or `nil` when there is none, as of the last
+    /// change or ``refresh()``.
+    public var undoRecord: HistoryRecord? { history.canUndo ? history.undoRecord : nil }
 
-    /// The text of the step ``redo(count:)`` would redo, or `nil` when there is none.
-    public var redoText: String? { history.canRedo ? history.redoText : nil }
+    /// The step ``redo(count:expecting:)`` would redo, or `nil` when there is none.
+    public var redoRecord: HistoryRecord? { history.canRedo ? history.redoRecord : nil }
+
+    /// The text of the step ``undo(count:expecting:)`` would undo, or `nil` when there is none.
+    public var undoText: String? { undoRecord?.actionText }
+
+    /// The text of the step ``redo(count:expecting:)`` would redo, or `nil` when there is none.
+    public var redoText: String? { redoRecord?.actionText }
+
+    /// Rereads the history if another process has changed the library since the last call.
+    ///
+    /// - Returns: Whether anything changed.
+    /// - Throws: A storage error.
+    @discardableResult
+    public func refresh() throws -> Bool {
+        try history.refresh()
+    }
+
+    /// The history's refusals as the library's errors (their messages are already for people).
+    private static func translatingHistoryErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as StoreError
+            where error.code == .nothingToUndo || error.code == .nothingToRedo
+            || error.code == .historyChanged
+        {
+            let code: LibraryError.Code =
+                switch error.code {
+                case .nothingToUndo: .nothingToUndo
+                case .nothingToRedo: .nothingToRedo
+                default: .historyChanged
+                }
+            throw LibraryError(code, error.message)
+        }
+    }
 }

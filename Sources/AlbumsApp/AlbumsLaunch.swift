@@ -1,4 +1,5 @@
 import AlbumLibrary
+import Foundation
 import LaunchKit
 
 /// The albums start-up, as launch commands on LaunchKit's ``AppInvoker``:
@@ -42,7 +43,10 @@ enum AlbumsLaunch {
         let state = State()
         var commands: [any AppCommand] = [
             LaunchCommand.onMainActor("open-library") { _ in
-                state.session = try LibrarySession.open(path: path)
+                let session = try LibrarySession.open(path: path)
+                TestCommitGate.installIfRequested(
+                    on: session.database, environment: ProcessInfo.processInfo.environment)
+                state.session = session
             },
             LaunchCommand.onMainActor("seed-defaults", dependsOn: ["open-library"]) { _ in
                 state.seededDefaults = try state.session?.library.seedDefaultsIfNeeded() ?? false

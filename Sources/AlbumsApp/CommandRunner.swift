@@ -47,12 +47,12 @@ struct CommandRunner {
                 ChangeResult(command: "delete", step: command.text, id: album.id, position: position),
                 "Deleted \(DisplayText.quoted(album.title)) (position \(position))")
         case .undo(let count):
-            let texts = try session.undo(count: count)
+            let texts = try session.undo(count: count).map(\.text)
             report(
                 ChangeResult(command: "undo", steps: texts),
                 texts.map { "Undid \(DisplayText.sanitized($0))" }.joined(separator: "\n"))
         case .redo(let count):
-            let texts = try session.redo(count: count)
+            let texts = try session.redo(count: count).map(\.text)
             report(
                 ChangeResult(command: "redo", steps: texts),
                 texts.map { "Redid \(DisplayText.sanitized($0))" }.joined(separator: "\n"))
@@ -111,9 +111,11 @@ struct CommandRunner {
                 .nothingToChange, "\(DisplayText.quoted(album.title)) already has those values: nothing to edit")
         }
         let command = try session.edit(at: position, changes: changes)
+        // The title as the edit left it, from what the command recorded in its transaction.
+        let title = (try? command.before?.applying(changes))?.title ?? edited.title
         report(
             ChangeResult(command: "edit", step: command.text, id: album.id, position: position),
-            "Edited \(DisplayText.quoted(edited.title)) (position \(position))")
+            "Edited \(DisplayText.quoted(title)) (position \(position))")
     }
 
     /// Prints a change's result: its JSON object with `--json`, else its line.

@@ -36,6 +36,9 @@ final class ReceiverBoundCommand<Command: PersistentCommand>: BoundCommand {
     /// Read and replaced whole, never held across a call that could reach it again (redo runs on a
     /// copy): the runtime's exclusivity checks are skipped on this hot property.
     @exclusivity(unchecked) private var command: Command
+
+    /// The command as it is now (after a run, what its run recorded).
+    var current: Command { command }
     private let receiver: Command.Receiver
 
     init(_ command: Command, receiver: Command.Receiver) {

@@ -15,6 +15,8 @@ final class Connection {
     private(set) var handle: OpaquePointer?
     /// The file, `nil` for an in-memory database (errors name it).
     let path: String?
+    /// The commit hook SQLite calls, if any (``Database/setCommitHook(_:)``); kept alive here.
+    var commitHook: CommitHookBox?
 
     init(handle: OpaquePointer, path: String?) {
         self.handle = handle

@@ -48,6 +48,8 @@ public final class DurableHistory<Receiver> {
     /// read on demand, since a caller pushing many commands rarely shows every text (they cost a
     /// sixth of a push).
     @exclusivity(unchecked) private var textsAreStale = false
+    /// The records of the steps the next undo and redo apply, read with the texts.
+    @exclusivity(unchecked) private var cachedRecords: (undo: HistoryRecord?, redo: HistoryRecord?) = (nil, nil)
 
     @exclusivity(unchecked) private var activity = DurableHistoryActivity.idle
     /// Present once someone observes (``changes``, ``model``): until then no call reads texts for them.
@@ -78,6 +80,7 @@ public final class DurableHistory<Receiver> {
         self.storage = storage
         engine = HistoryEngine(storage: storage, undoLimit: storage.undoLimit)
         cachedState = try engine.state()
+        cachedRecords = try Self.records(engine)
     }
 
     deinit {
@@ -93,11 +96,14 @@ public final class DurableHistory<Receiver> {
 
     // MARK: - State
 
-    /// The index, count, clean state, texts and macro depth, as of the last call.
+    /// The index, count, clean state, texts and macro depth, as of the last call or ``refresh()``.
     ///
     /// The texts are read from the entries next to the index on first use after a call, and kept.
-    /// If that read fails (an I/O error, a damaged row), the text is empty; the next operation
-    /// reaching that entry reports the problem.
+    /// They are read in one read transaction with the state they belong to: when another process
+    /// has committed since the last call, the history first rereads its state (as ``refresh()``
+    /// does), so a text always describes the step the state names. If that read fails (an I/O
+    /// error, a damaged row), the text is empty; the next operation reaching that entry reports
+    /// the problem.
     public var state: UndoState { stateWithTexts() }
     /// Whether ``undo()`` would do something (`false` while a macro is open).
     public var canUndo: Bool { cachedState.canUndo }
@@ -120,6 +126,24 @@ public final class DurableHistory<Receiver> {
     /// The maximum number of entries kept (0: no limit); stored with the history.
     public var undoLimit: Int { storage.undoLimit }
 
+    /// The record of the step the next undo reverts (its first entry), or `nil` when there is none.
+    ///
+    /// Read with ``undoText``, in the same transaction. Pass its ``HistoryRecord/id`` to
+    /// ``undo(steps:expecting:)`` to undo this step only if it is still the last one.
+    public var undoRecord: HistoryRecord? {
+        _ = stateWithTexts()
+        return cachedRecords.undo
+    }
+
+    /// The record of the step the next redo applies, or `nil` when there is none.
+    ///
+    /// Read with ``redoText``, in the same transaction. Pass its ``HistoryRecord/id`` to
+    /// ``redo(steps:expecting:)`` to redo this step only if it is still the next one.
+    public var redoRecord: HistoryRecord? {
+        _ = stateWithTexts()
+        return cachedRecords.redo
+    }
+
     /// The text of the entry at a position, as stored with it.
     ///
     /// Reads the entry's row without its payload and decodes nothing, so it works for entries whose
@@ -131,7 +155,45 @@ public final class DurableHistory<Receiver> {
     /// - Complexity: O(1): one indexed row, its payload left unread.
     /// - Precondition: `position` is in `0..<count`.
     public func text(at position: Int) throws -> String {
-        try storage.entry(at: position).text
+        try record(at: position).text
+    }
+
+    /// The record of the entry at a position: its identity, texts and time, as stored with it.
+    ///
+    /// Positions are those of the last call or ``refresh()``. The row is read in a read
+    /// transaction; if another process has changed the history since, the history rereads its state
+    /// first, and a position that no longer exists is reported as an error rather than read.
+    ///
+    /// - Parameter position: A position in `0..<count`.
+    /// - Returns: The entry's record.
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/historyChanged`` when another process
+    ///   has shortened the history below `position`, ``StoreError/Code/corruptDatabase`` when the
+    ///   entry's row is missing or damaged, or a ``DatabaseError``.
+    /// - Complexity: O(1): one indexed row, its payload left unread.
+    public func record(at position: Int) throws -> HistoryRecord {
+        try readCommitted {
+            guard (0..<storage.count).contains(position) else {
+                throw StoreError(
+                    .historyChanged,
+                    "\(database.path): history entry \(position) is gone (the history has \(storage.count) entries now)",
+                    path: database.path
+                )
+            }
+            return try storage.record(at: position)
+        }.value
+    }
+
+    /// Every entry's record, oldest first, and the index, read in one transaction.
+    ///
+    /// The history first rereads what other processes committed, so the records and the index
+    /// describe one committed state.
+    /// - Returns: The records (`count` of them) and the number of entries done.
+    /// - Throws: ``StoreError`` when an entry's row is missing or damaged, or a ``DatabaseError``.
+    /// - Complexity: O(count): each entry's row is read without its payload.
+    public func records() throws -> (records: [HistoryRecord], index: Int) {
+        try readCommitted {
+            (try (0..<storage.count).map { try storage.record(at: $0) }, storage.index)
+        }.value
     }
 
     /// Decodes every entry, and throws the first problem: an unknown kind, a version this program
@@ -143,9 +205,11 @@ public final class DurableHistory<Receiver> {
     /// - Throws: The first ``StoreError`` found, naming the file and the entry.
     /// - Complexity: O(count): every entry is read and decoded.
     public func verifyEntries() throws {
-        for position in 0..<storage.count {
-            var entry = try storage.entry(at: position)
-            try entry.decode()
+        try readCommitted {
+            for position in 0..<storage.count {
+                var entry = try storage.entry(at: position)
+                try entry.decode()
+            }
         }
     }
 
@@ -193,17 +257,46 @@ public final class DurableHistory<Receiver> {
     /// one of its children (a failing child is rolled back alone, and the macro goes on).
     ///
     /// - Parameter command: The command; it must be registered in ``registry`` to be read back.
+    /// - Returns: The command as it ran: what its `redo(on:)` recorded (a new row's id, the album
+    ///   it deleted) is there.
     /// - Throws: What the command throws, or a ``DatabaseError``; either way nothing is recorded and
     ///   the receiver's writes are rolled back.
     /// - Complexity: O(1) database statements, plus the size of a dropped redo tail.
-    public func push<Command: PersistentCommand>(_ command: Command) throws where Command.Receiver == Receiver {
-        let entry = DurableEntry(content: .command(ReceiverBoundCommand(command, receiver: receiver)))
-        try perform(.push, always: macroDepth == 0) { engine in try engine.push(entry) }
+    @discardableResult
+    public func push<Command: PersistentCommand>(_ command: Command) throws -> Command
+    where Command.Receiver == Receiver {
+        try push { command }
+    }
+
+    /// Makes a command inside the write transaction, then runs and records it there.
+    ///
+    /// Use it when the command depends on the data: `makeCommand` runs after the transaction has
+    /// begun, so it sees every commit of other processes and none can land before the push. Values
+    /// read before the call (a count, a position) may be out of date by then.
+    ///
+    /// ```swift
+    /// // Appends at the end of the library as committed now, not as it was when the count was read.
+    /// let added = try history.push { AddAlbum(album, at: try library.count() + 1) }
+    /// ```
+    ///
+    /// - Parameter makeCommand: Makes the command; it may read (and write) through ``database``.
+    /// - Returns: The command as it ran.
+    /// - Throws: What `makeCommand` or the command throws, or a ``DatabaseError``; nothing is then
+    ///   recorded and every write of the call is rolled back.
+    @discardableResult
+    public func push<Command: PersistentCommand>(_ makeCommand: () throws -> Command) throws -> Command
+    where Command.Receiver == Receiver {
+        try perform(.push, always: macroDepth == 0) { engine in
+            let bound = ReceiverBoundCommand(try makeCommand(), receiver: receiver)
+            try engine.push(DurableEntry(content: .command(bound)))
+            return bound.current
+        }
     }
 
     /// Undoes one step (a significant entry and the insignificant ones after it), in one transaction.
     ///
-    /// Does nothing at index 0 or while a macro is open.
+    /// The step is the last one as committed when the transaction begins, whichever process
+    /// recorded it. Does nothing at index 0 or while a macro is open.
     /// - Throws: What a command throws, or a ``DatabaseError``; the whole step is then rolled back.
     public func undo() throws {
         try perform(.undo) { engine in try engine.undo() }
@@ -214,6 +307,115 @@ public final class DurableHistory<Receiver> {
     /// - Throws: What a command throws, or a ``DatabaseError``; the whole step is then rolled back.
     public func redo() throws {
         try perform(.redo) { engine in try engine.redo() }
+    }
+
+    /// Undoes exactly `steps` steps, counted from the committed history, in one transaction.
+    ///
+    /// The count starts at the index as committed when the write transaction begins, after every
+    /// other process's commit, never at an index read before. With `expected`, the call acts only
+    /// if the step it would undo first is still that one: a view passes the ``undoRecord`` it
+    /// showed, so that a change made meanwhile by another process is refused rather than undone.
+    ///
+    /// ```swift
+    /// let shown = history.undoRecord                 // on the Undo button
+    /// let undone = try history.undo(steps: 1, expecting: shown?.id)
+    /// print("Undid \(undone[0].actionText)")        // the step that was undone, read in its transaction
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - steps: How many steps, at least 1.
+    ///   - expected: The identity of the step the caller expects to undo first, or `nil` for
+    ///     "the last step, whatever it is".
+    /// - Returns: The records of the undone steps (each step's first entry), most recent first.
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/historyChanged`` when the last step is
+    ///   not `expected` (its message names the step that is last now),
+    ///   ``StoreError/Code/nothingToUndo`` when fewer than `steps` steps can be undone,
+    ///   ``StoreError/Code/macroState`` while a macro is open; what a command throws; a
+    ///   ``DatabaseError``. In every case nothing is undone.
+    /// - Complexity: O(k) for the k entries of the undone steps.
+    @discardableResult
+    public func undo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
+        precondition(steps >= 1, "undo(steps:) needs at least one step")
+        try requireNoMacro("undo(steps:)")
+        return try perform(.undo) { engine in
+            let first = engine.canUndo ? try storage.record(at: engine.stepStart(below: engine.index)) : nil
+            try check(expected, against: first, direction: "undo")
+            var undone: [HistoryRecord] = []
+            while undone.count < steps {
+                guard engine.canUndo else {
+                    throw StoreError(
+                        .nothingToUndo,
+                        undone.isEmpty
+                            ? "nothing to undo"
+                            : "cannot undo \(steps) steps: only \(undone.count) can be undone",
+                        path: database.path
+                    )
+                }
+                undone.append(try storage.record(at: engine.stepStart(below: engine.index)))
+                try engine.undo()
+            }
+            return undone
+        }
+    }
+
+    /// Redoes exactly `steps` steps, counted from the committed history, in one transaction.
+    ///
+    /// The counterpart of ``undo(steps:expecting:)``: with `expected`, the call acts only if the
+    /// step it would redo first is still that one (the ``redoRecord`` a view showed).
+    ///
+    /// - Parameters:
+    ///   - steps: How many steps, at least 1.
+    ///   - expected: The identity of the step the caller expects to redo first, or `nil` for
+    ///     "the next step, whatever it is".
+    /// - Returns: The records of the redone steps (each step's first entry), oldest first.
+    /// - Throws: ``StoreError`` with code ``StoreError/Code/historyChanged`` when the next step is
+    ///   not `expected`, ``StoreError/Code/nothingToRedo`` when fewer than `steps` steps can be
+    ///   redone, ``StoreError/Code/macroState`` while a macro is open; what a command throws; a
+    ///   ``DatabaseError``. In every case nothing is redone.
+    /// - Complexity: O(k) for the k entries of the redone steps.
+    @discardableResult
+    public func redo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
+        precondition(steps >= 1, "redo(steps:) needs at least one step")
+        try requireNoMacro("redo(steps:)")
+        return try perform(.redo) { engine in
+            let first = engine.canRedo ? try storage.record(at: engine.index) : nil
+            try check(expected, against: first, direction: "redo")
+            var redone: [HistoryRecord] = []
+            while redone.count < steps {
+                guard engine.canRedo else {
+                    throw StoreError(
+                        .nothingToRedo,
+                        redone.isEmpty
+                            ? "nothing to redo"
+                            : "cannot redo \(steps) steps: only \(redone.count) can be redone",
+                        path: database.path
+                    )
+                }
+                redone.append(try storage.record(at: engine.index))
+                try engine.redo()
+            }
+            return redone
+        }
+    }
+
+    /// Refuses a step-counted call while a macro is open (undo and redo are disabled then).
+    private func requireNoMacro(_ call: String) throws {
+        guard macroDepth == 0 else {
+            throw StoreError(.macroState, "\(call) while a macro is open: end it first", path: database.path)
+        }
+    }
+
+    /// Throws when the caller expected a step other than the one the committed history has next.
+    private func check(_ expected: HistoryRecord.ID?, against actual: HistoryRecord?, direction: String) throws {
+        guard let expected, expected != actual?.id else { return }
+        let now =
+            actual.map { "the step to \(direction) is now “\($0.actionText)”" }
+            ?? "there is nothing to \(direction) now"
+        throw StoreError(
+            .historyChanged,
+            "another process changed the history: \(now); nothing was done",
+            path: database.path
+        )
     }
 
     /// Undoes or redoes entry by entry to `index` (clamped to `0...count`), in one transaction.
@@ -242,7 +444,7 @@ public final class DurableHistory<Receiver> {
                 try engine.beginMacro(text: text)
                 // The redo tail is gone already: the header must say so before any child's savepoint.
                 try storage.flushHeader()
-                setState(try engine.state())
+                try setState(engine.state(), records: Self.records(engine))
                 activity = .macro(scope)
             } catch {
                 activity = .idle
@@ -251,14 +453,16 @@ public final class DurableHistory<Receiver> {
                 if engine.macroDepth > 0 { _ = try? engine.endMacro(discardingEmpty: true) }
                 try? rollback(scope)
                 try? storage.reload()
-                if let state = try? engine.state() { setState(state) }
+                if let state = try? engine.state() {
+                    setState(state, records: (try? Self.records(engine)) ?? (nil, nil))
+                }
                 publish(.beginMacro)
                 throw error
             }
             publish(.beginMacro)
         case .macro:
             try engine.beginMacro(text: text)
-            setState(try engine.state())
+            try setState(engine.state(), records: Self.records(engine))
             publish(.beginMacro)
         case .running, .runningInMacro:
             throw reentrancyError("beginMacro")
@@ -278,7 +482,7 @@ public final class DurableHistory<Receiver> {
         case .macro(let scope):
             guard engine.macroDepth == 1 else {
                 try engine.endMacro()
-                setState(try engine.state())
+                try setState(engine.state(), records: Self.records(engine))
                 publish(.endMacro)
                 return
             }
@@ -287,15 +491,18 @@ public final class DurableHistory<Receiver> {
                 try engine.endMacro()
                 try storage.flushHeader()
                 let state = try engine.state()
+                let records = try Self.records(engine)
                 try commit(scope)
                 if case .transaction = scope { storage.noteCommitted() }
-                setState(state)
+                setState(state, records: records)
                 activity = .idle
             } catch {
                 activity = .idle
                 try? rollback(scope)
                 try? storage.reload()
-                if let state = try? engine.state() { setState(state) }
+                if let state = try? engine.state() {
+                    setState(state, records: (try? Self.records(engine)) ?? (nil, nil))
+                }
                 publish(.endMacro)
                 throw error
             }
@@ -352,19 +559,120 @@ public final class DurableHistory<Receiver> {
         case .running, .runningInMacro: throw reentrancyError("reload")
         }
         try storage.reload()
-        setState(try engine.state())
+        try setState(engine.state(), records: Self.records(engine))
         publish(.reload)
+    }
+
+    /// Rereads the history if another connection or process has committed since the last call,
+    /// and then tells the observers (a `reload` event when the state differs).
+    ///
+    /// Cheap enough to call often: when nothing changed it runs one statement and reads no table.
+    /// ``watchExternalChanges(every:)`` calls it in a loop. While a macro is open the history holds
+    /// the write lock, so nothing can have changed, and it returns `false`.
+    ///
+    /// - Returns: Whether the history reread its state.
+    /// - Throws: ``StoreError`` or ``DatabaseError`` as ``init(database:receiver:registry:)``, or
+    ///   ``StoreError/Code/macroState`` when called from inside a running history call.
+    /// - Complexity: O(1).
+    @discardableResult
+    public func refresh() throws -> Bool {
+        switch activity {
+        case .idle: break
+        case .macro: return false
+        case .running, .runningInMacro: throw reentrancyError("refresh")
+        }
+        // Outside a transaction the check runs alone: an idle view polling costs one statement.
+        if !database.isInsideTransaction, !(try storage.changedElsewhere()) { return false }
+        return try readCommitted { () }.reloaded
+    }
+
+    /// Calls ``refresh()`` every `interval` until the task is cancelled, so that the change stream
+    /// and the observable model follow what other processes commit.
+    ///
+    /// It runs on the caller's actor, the history's isolation domain; start it from there:
+    ///
+    /// ```swift
+    /// let changes = history.changes                      // subscribed now
+    /// let watcher = Task { try await history.watchExternalChanges() }
+    /// for await change in changes { toolbar.update(change.new) }
+    /// watcher.cancel()
+    /// ```
+    ///
+    /// Each poll runs one statement and reads no table when nothing changed (about 20 µs; an idle
+    /// watcher costs well under 1% of a core at the default interval, BENCHMARKS.md).
+    ///
+    /// - Parameter interval: The time between checks; a change is seen within about this long.
+    /// - Throws: What ``refresh()`` throws. Cancellation ends the loop without an error.
+    public func watchExternalChanges(every interval: Duration = .milliseconds(100)) async throws {
+        while !Task.isCancelled {
+            try refresh()
+            do {
+                try await Task.sleep(for: interval)
+            } catch {
+                return
+            }
+        }
+    }
+
+    // MARK: - Reading the committed state
+
+    /// Runs `body` on the committed state: in a read transaction that first rereads the history
+    /// if another connection committed since the last call (and then tells the observers).
+    ///
+    /// Inside a running call, an open macro or the caller's own transaction, the state in memory
+    /// is the transaction's, and `body` reads it as is.
+    @discardableResult
+    private func readCommitted<T>(_ body: () throws -> T) throws -> (value: T, reloaded: Bool) {
+        switch activity {
+        case .idle: break
+        case .macro, .running, .runningInMacro: return (try body(), false)
+        }
+        var result: (value: T, reloaded: Bool)?
+        var reread: (state: UndoState, records: (undo: HistoryRecord?, redo: HistoryRecord?))?
+        // The reread state is one snapshot's, whether or not `body` then succeeds: keep it.
+        defer {
+            if let reread {
+                setState(reread.state, records: reread.records)
+                publish(.reload)
+            }
+        }
+        do {
+            // Deferred: a read. The check's statement starts the snapshot that `body` then reads.
+            try database.inTransaction(.deferred) {
+                if try storage.changedElsewhere() {
+                    try storage.reload()
+                    reread = (try engine.state(), try Self.records(engine))
+                }
+                result = (try body(), reread != nil)
+                return .commit
+            }
+        } catch {
+            // A reread that failed half-way may have left the storage between two states.
+            if reread == nil { try? storage.reload() }
+            throw error
+        }
+        return result!
+    }
+
+    /// The records of the steps the next undo and redo apply (read inside the caller's transaction).
+    private static func records(
+        _ engine: HistoryEngine<SQLiteHistoryStorage>
+    ) throws -> (undo: HistoryRecord?, redo: HistoryRecord?) {
+        (
+            engine.canUndo ? try engine.storage.record(at: engine.stepStart(below: engine.index)) : nil,
+            engine.canRedo ? try engine.storage.record(at: engine.index) : nil
+        )
     }
 
     // MARK: - Transactions
 
     /// Runs one engine operation in its own transaction (a savepoint inside an open macro or inside
     /// the caller's transaction), then refreshes the state.
-    private func perform(
+    private func perform<Result>(
         _ change: UndoChange.Operation,
         always: Bool = false,
-        _ operation: (inout HistoryEngine<SQLiteHistoryStorage>) throws -> Void
-    ) throws {
+        _ operation: (inout HistoryEngine<SQLiteHistoryStorage>) throws -> Result
+    ) throws -> Result {
         let macroScope: MacroScope?
         switch activity {
         case .idle: macroScope = nil
@@ -377,6 +685,10 @@ public final class DurableHistory<Receiver> {
         defer { publish(change, always: always && succeeded) }
         activity = macroScope.map { .runningInMacro($0) } ?? .running
         defer { activity = macroScope.map { .macro($0) } ?? .idle }
+        var result: Result?
+        // Observed: the texts are read in the transaction that made them, so an event never shows
+        // a text from another process's later commit.
+        var observed: (state: UndoState, records: (undo: HistoryRecord?, redo: HistoryRecord?))?
         do {
             // Nested in a macro's (or the caller's) transaction, this is a savepoint: a failing
             // command is undone alone.
@@ -384,20 +696,26 @@ public final class DurableHistory<Receiver> {
                 // Another process may have changed the history since we last read it; inside an
                 // open macro we hold the write lock since beginMacro, which refreshed.
                 if macroScope == nil { try storage.reloadIfChangedElsewhere() }
-                try operation(&engine)
+                result = try operation(&engine)
                 try storage.flushHeader()
+                if observers != nil { observed = (try engine.state(), try Self.records(engine)) }
                 return .commit
             }
             if macroScope == nil { storage.noteCommitted() }
             assert(engine.macroDepth == cachedState.macroDepth, "a history call opened or closed a macro")
-            cachedState = stateWithoutTexts()
-            textsAreStale = true
+            if let observed {
+                setState(observed.state, records: observed.records)
+            } else {
+                cachedState = stateWithoutTexts()
+                textsAreStale = true
+            }
             succeeded = true
         } catch {
             try? storage.reload()
-            if let state = try? engine.state() { setState(state) }
+            if let state = try? engine.state() { setState(state, records: (try? Self.records(engine)) ?? (nil, nil)) }
             throw error
         }
+        return result!
     }
 
     /// The state after a call, but for the texts (left empty), read from the storage's header.
@@ -429,29 +747,51 @@ public final class DurableHistory<Receiver> {
         observers.publish(change, state: stateWithTexts(), always: always)
     }
 
-    /// Keeps a complete state (texts included).
-    private func setState(_ state: UndoState) {
+    /// Keeps a complete state (texts included) and the records of the next undo and redo.
+    private func setState(_ state: UndoState, records: (undo: HistoryRecord?, redo: HistoryRecord?)) {
         cachedState = state
+        cachedRecords = records
         textsAreStale = false
     }
 
     /// The state, with its texts read now if the last call left them stale.
     ///
-    /// Reads through an engine made for the purpose over the same storage: `engine` may be held
-    /// by a running call (a command reading the history), and the texts only need open macros,
-    /// which are none whenever there is a text to show.
+    /// The texts are read in a read transaction together with a check for other connections'
+    /// commits: if there was one, the whole state is reread first (``refresh()``), so the texts
+    /// always belong to the state they are shown with. Reads through an engine made for the
+    /// purpose over the same storage: `engine` may be held by a running call (a command reading
+    /// the history), and the texts only need open macros, which are none whenever there is a text
+    /// to show.
     private func stateWithTexts() -> UndoState {
         guard textsAreStale else { return cachedState }
-        var state = cachedState
-        let reader = HistoryEngine(storage: storage)
-        state.undoText = state.canUndo ? ((try? reader.undoText()) ?? "") : ""
-        state.redoText = state.canRedo ? ((try? reader.redoText()) ?? "") : ""
-        // During a running call the storage may be half-way: do not keep what was read then.
         switch activity {
-        case .idle, .macro: setState(state)
-        case .running, .runningInMacro: break
+        case .running, .runningInMacro:
+            // During a running call the storage may be half-way: read it as is, keep nothing.
+            var state = cachedState
+            let reader = HistoryEngine(storage: storage)
+            state.undoText = state.canUndo ? ((try? reader.undoText()) ?? "") : ""
+            state.redoText = state.canRedo ? ((try? reader.redoText()) ?? "") : ""
+            return state
+        case .idle, .macro:
+            break
         }
-        return state
+        let reader = HistoryEngine(storage: storage)
+        let read = try? readCommitted { () -> (UndoState, (undo: HistoryRecord?, redo: HistoryRecord?))? in
+            // A reread (another process committed) has set the whole state already.
+            guard textsAreStale else { return nil }
+            var state = cachedState
+            state.undoText = state.canUndo ? try reader.undoText() : ""
+            state.redoText = state.canRedo ? try reader.redoText() : ""
+            let records = try Self.records(reader)
+            return (state, (state.canUndo ? records.undo : nil, state.canRedo ? records.redo : nil))
+        }
+        if let (state, records) = read?.value ?? nil {
+            setState(state, records: records)
+        } else if textsAreStale {
+            // The read failed: show no texts rather than guess; the next operation reports the problem.
+            setState(cachedState, records: (nil, nil))
+        }
+        return cachedState
     }
 
     private func begin(_ scope: MacroScope) throws {

@@ -1,12 +1,12 @@
 internal import CommandKit
 import Foundation
 
-/// The shared engine's `HistoryStorage` on SQLite: one row per entry, one header row.
+/// The shared engine's `HistoryStorage` on SQLite: one row per entry, and a one-row header table.
 ///
-/// Rows are keyed by a sequence number; position `p` is sequence `base + p` (from 0). The header
-/// row, in the same table, has the smallest possible sequence number: out of the way of the
-/// newest entries, so a push appends its row at the end of the b-tree, SQLite's fast path (and,
-/// at the top, writes nothing else). Trimming the oldest
+/// Rows are keyed by a sequence number; position `p` is sequence `base + p` (from 0), so a push
+/// appends its row at the end of the b-tree, SQLite's fast path (and, at the top, writes nothing
+/// else). Each row also holds the entry's identity (a random number drawn when it is recorded) and
+/// the time it was recorded, which ``record(at:)`` reports. Trimming the oldest
 /// entries deletes their rows and advances `base`, so survivors are never renumbered. `count`,
 /// `index`, the clean index and the undo limit live in the header row and in memory; the header is
 /// written at most once per operation (``flushHeader()``), inside the operation's transaction, and
@@ -42,7 +42,10 @@ final class SQLiteHistoryStorage: HistoryStorage {
     @exclusivity(unchecked) private var headerIsDirty = false
     /// The header row's values as last read or written, to skip rewriting them unchanged.
     @exclusivity(unchecked) private var storedHeader: Header?
-    /// Reused for each entry row written (see ``rowValues(_:sequence:)``).
+    /// Draws each new entry's identity token: seeded from the system's generator, so two processes
+    /// appending at the same position draw different tokens.
+    @exclusivity(unchecked) private var tokens = EntryTokenGenerator()
+    /// Reused for each entry row written (see ``rowValues(_:sequence:identity:)``).
     @exclusivity(unchecked) private var rowBuffer: [DatabaseValue] = []
 
     /// The header row's columns (count and index are `nil` at the top).
@@ -83,6 +86,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
         let sequence: Int64
         let entry: Entry
         let stored: StoredEntry
+        let identity: EntryIdentity
     }
 
     private let encoder: PayloadEncoder
@@ -91,6 +95,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
     private let selectHeader: Statement
     /// The file's data version when the header was last read, or after our last commit.
     @exclusivity(unchecked) private var dataVersion: UInt32?
+    /// Starts (and ends) a read transaction, which is when SQLite notices other connections' commits.
+    private let pollDataVersion: Statement
     private let selectNewestSequence: Statement
     private let updateHeader: Statement
     /// Every column of an entry row but its payload.
@@ -113,23 +119,28 @@ final class SQLiteHistoryStorage: HistoryStorage {
         self.encoder = PayloadEncoder()
         selectHeader = try StoreSchema.prepareHeaderQuery(database)
         selectNewestSequence = try database.prepare(
-            "SELECT sequence FROM commandstore_history_entry WHERE sequence > \(StoreSchema.headerSequence) ORDER BY sequence DESC LIMIT 1"
+            "SELECT sequence FROM commandstore_history_entry ORDER BY sequence DESC LIMIT 1"
         )
+        pollDataVersion = try database.prepare("PRAGMA data_version")
         updateHeader = try database.prepare(
             """
-            UPDATE commandstore_history_entry SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ?
-            WHERE sequence = \(StoreSchema.headerSequence)
+            UPDATE commandstore_history_header SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ?
+            WHERE singleton = 1
             """
         )
         // The payload comes after these columns in the row: SQLite reads them without reading it.
         selectEntry = try database.prepare(
-            "SELECT kind, version, text, action_text, merge_id, significant FROM commandstore_history_entry WHERE sequence = ?"
+            """
+            SELECT kind, version, text, action_text, merge_id, significant, step_id, recorded_at
+            FROM commandstore_history_entry WHERE sequence = ?
+            """
         )
         selectPayload = try database.prepare("SELECT payload FROM commandstore_history_entry WHERE sequence = ?")
         insertEntry = try database.prepare(
             """
-            INSERT INTO commandstore_history_entry (kind, version, text, action_text, merge_id, significant, payload, sequence)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO commandstore_history_entry
+                (kind, version, text, action_text, merge_id, significant, payload, sequence, step_id, recorded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         )
         updateEntry = try database.prepare(
@@ -140,18 +151,18 @@ final class SQLiteHistoryStorage: HistoryStorage {
             """
         )
         deleteFrom = try database.prepare(
-            "DELETE FROM commandstore_history_entry WHERE sequence >= ? AND sequence > \(StoreSchema.headerSequence)"
+            "DELETE FROM commandstore_history_entry WHERE sequence >= ?"
         )
         deleteBefore = try database.prepare(
-            "DELETE FROM commandstore_history_entry WHERE sequence < ? AND sequence > \(StoreSchema.headerSequence)"
+            "DELETE FROM commandstore_history_entry WHERE sequence < ?"
         )
         deleteOne = try database.prepare("DELETE FROM commandstore_history_entry WHERE sequence = ?")
         // Two passes through negative numbers: shifting in place could collide on the primary key.
         shiftDownStart = try database.prepare(
-            "UPDATE commandstore_history_entry SET sequence = -sequence WHERE sequence > ? AND sequence > \(StoreSchema.headerSequence)"
+            "UPDATE commandstore_history_entry SET sequence = -sequence WHERE sequence > ?"
         )
         shiftDownFinish = try database.prepare(
-            "UPDATE commandstore_history_entry SET sequence = -sequence - 1 WHERE sequence < 0 AND sequence > \(StoreSchema.headerSequence)"
+            "UPDATE commandstore_history_entry SET sequence = -sequence - 1 WHERE sequence < 0"
         )
         try reload()
     }
@@ -167,10 +178,24 @@ final class SQLiteHistoryStorage: HistoryStorage {
     /// safe side: a reread.
     ///
     /// - Complexity: O(1): no statement; the header is reread only after a change made elsewhere.
-    func reloadIfChangedElsewhere() throws {
+    /// - Returns: Whether it reread (another connection committed since the last read).
+    @discardableResult
+    func reloadIfChangedElsewhere() throws -> Bool {
         let current = try database.connection.dataVersion()
-        guard current != dataVersion else { return }
+        guard current != dataVersion else { return false }
         try reload()
+        return true
+    }
+
+    /// Whether another connection has committed since the header was last read, checked outside
+    /// any transaction: a one-row statement starts and ends a read transaction (SQLite counts other
+    /// connections' commits only then), and the file's data version is compared.
+    ///
+    /// - Complexity: O(1): no table is read. Cheap enough to call ten times a second while a view
+    ///   is open (BENCHMARKS.md, "Live changes").
+    func changedElsewhere() throws -> Bool {
+        _ = try pollDataVersion.fetchOne()
+        return try database.connection.dataVersion() != dataVersion
     }
 
     /// Records the data version our own commit left (call right after it, before any other
@@ -180,7 +205,18 @@ final class SQLiteHistoryStorage: HistoryStorage {
     }
 
     /// Rereads the header and forgets decoded entries (after a rollback, or at open).
+    ///
+    /// Outside a transaction it opens a read transaction of its own: the header and the newest
+    /// entry row must come from one snapshot, or another process's commit landing between the two
+    /// reads would look like damage (entries past the count).
     func reload() throws {
+        guard database.isInsideTransaction else {
+            try database.inTransaction(.deferred) {
+                try reload()
+                return .commit
+            }
+            return
+        }
         forgetCachedEntries { _ in true }
         headerIsDirty = false
         // Read before the header: a change counted by the reads below then shows next time.
@@ -288,19 +324,20 @@ final class SQLiteHistoryStorage: HistoryStorage {
         base + Int64(position)
     }
 
-    private func remember(_ entry: Entry, _ stored: StoredEntry, at sequence: Int64) {
-        cache[Self.cacheSlot(of: sequence)] = CachedEntry(sequence: sequence, entry: entry, stored: stored)
+    private func remember(_ entry: Entry, _ stored: StoredEntry, _ identity: EntryIdentity, at sequence: Int64) {
+        cache[Self.cacheSlot(of: sequence)] = CachedEntry(
+            sequence: sequence, entry: entry, stored: stored, identity: identity)
     }
 
     /// The entry and its stored form at a position, read without the payload on a cache miss.
     ///
     /// The entry is `.stored` then: enough for its texts, merge ID and significance; decoding it
     /// reads the payload (``payload(at:position:)``).
-    private func load(at position: Int) throws -> (entry: Entry, stored: StoredEntry) {
+    private func load(at position: Int) throws -> (entry: Entry, stored: StoredEntry, identity: EntryIdentity) {
         precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
         let sequence = sequence(at: position)
         if let cached = cache[Self.cacheSlot(of: sequence)], cached.sequence == sequence {
-            return (cached.entry, cached.stored)
+            return (cached.entry, cached.stored, cached.identity)
         }
         guard let row = try selectEntry.fetchOne([sequence]) else {
             throw StoreError(
@@ -319,22 +356,26 @@ final class SQLiteHistoryStorage: HistoryStorage {
             isSignificant: try row.decode(Bool.self, at: 5),
             payload: nil
         )
+        let identity = EntryIdentity(
+            token: try row.decode(Int64?.self, at: 6), recordedAt: try row.decode(Int64?.self, at: 7))
         let entry = Entry(content: .stored(stored, decoding(at: position, sequence: sequence)))
-        remember(entry, stored, at: sequence)
-        return (entry, stored)
+        remember(entry, stored, identity, at: sequence)
+        return (entry, stored, identity)
     }
 
     /// The entry and its stored form at a position, payload included (to run or rewrite the entry).
     ///
     /// Completes a cached entry read for its texts: the texts come from the cache (the same row,
     /// since the cache is forgotten whenever rows move or the file changes), the payload is read.
-    private func loadWithPayload(at position: Int) throws -> (entry: Entry, stored: StoredEntry) {
+    private func loadWithPayload(
+        at position: Int
+    ) throws -> (entry: Entry, stored: StoredEntry, identity: EntryIdentity) {
         var loaded = try load(at: position)
         guard loaded.stored.payload == nil else { return loaded }
         let sequence = sequence(at: position)
         loaded.stored.payload = try payload(at: sequence, position: position)
         loaded.entry = Entry(content: .stored(loaded.stored, decoding(at: position, sequence: sequence)))
-        remember(loaded.entry, loaded.stored, at: sequence)
+        remember(loaded.entry, loaded.stored, loaded.identity, at: sequence)
         return loaded
     }
 
@@ -372,7 +413,9 @@ final class SQLiteHistoryStorage: HistoryStorage {
     /// The row's values, in the column order of `insertEntry` and `updateEntry`, then the sequence,
     /// in `rowValues` (one array kept for every write). Typed values, not
     /// `[any DatabaseValueConvertible]`: boxing each one cost a tenth of a push.
-    private func rowValues(_ stored: StoredEntry, sequence: Int64) -> [DatabaseValue] {
+    ///
+    /// An insert also binds the entry's identity columns (`identity`); an update leaves them alone.
+    private func rowValues(_ stored: StoredEntry, sequence: Int64, identity: EntryIdentity? = nil) -> [DatabaseValue] {
         rowBuffer.removeAll(keepingCapacity: true)
         rowBuffer.append(stored.kind.map { .text($0) } ?? .null)
         rowBuffer.append(.integer(Int64(stored.version)))
@@ -384,6 +427,10 @@ final class SQLiteHistoryStorage: HistoryStorage {
         // in place: binding it first cost every push a retain and a release.
         rowBuffer.append(.blob(stored.payload!))
         rowBuffer.append(.integer(sequence))
+        if let identity {
+            rowBuffer.append(identity.token.map { .integer($0) } ?? .null)
+            rowBuffer.append(identity.recordedAt.map { .integer($0) } ?? .null)
+        }
         return rowBuffer
     }
 
@@ -393,26 +440,43 @@ final class SQLiteHistoryStorage: HistoryStorage {
         try load(at: position).entry
     }
 
+    /// What the history holds about the entry at a position: its identity, texts and time.
+    ///
+    /// - Complexity: O(1): one indexed row without its payload, or none when cached.
+    func record(at position: Int) throws -> HistoryRecord {
+        let (_, stored, identity) = try load(at: position)
+        return HistoryRecord(
+            id: HistoryRecord.ID(sequence: sequence(at: position), token: identity.token),
+            text: stored.text,
+            actionText: stored.actionText,
+            date: identity.recordedAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        )
+    }
+
     func append(_ entry: Entry) throws {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: count)
-        try insertEntry.execute(values: rowValues(stored, sequence: sequence))
+        let identity = EntryIdentity(token: tokens.next(), recordedAt: EntryIdentity.now())
+        try insertEntry.execute(values: rowValues(stored, sequence: sequence, identity: identity))
         count += 1
         headerIsDirty = true
-        remember(entry, stored, at: sequence)
+        remember(entry, stored, identity, at: sequence)
     }
 
     func replaceEntry(at position: Int, with entry: Entry) throws {
-        try write(entry, at: position, unlessEqualTo: nil)
+        try write(entry, at: position, identity: try load(at: position).identity, unlessEqualTo: nil)
     }
 
-    private func write(_ entry: Entry, at position: Int, unlessEqualTo previous: StoredEntry?) throws {
+    private func write(
+        _ entry: Entry, at position: Int, identity: EntryIdentity, unlessEqualTo previous: StoredEntry?
+    ) throws {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: position)
         if stored != previous {
             try updateEntry.execute(values: rowValues(stored, sequence: sequence))
         }
-        remember(entry, stored, at: sequence)
+        // The row keeps its identity and time: a merged or rerun entry is still the same step.
+        remember(entry, stored, identity, at: sequence)
     }
 
     func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) throws -> Result {
@@ -421,7 +485,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
         var entry = loaded.entry
         let result = try body(&entry)
         // Most commands do not change when they run again: skip the UPDATE when the bytes agree.
-        try write(entry, at: position, unlessEqualTo: loaded.stored)
+        try write(entry, at: position, identity: loaded.identity, unlessEqualTo: loaded.stored)
         return result
     }
 

@@ -48,6 +48,16 @@ public struct StoreError: Error, Sendable, Hashable {
         public static let invalidCommandData = Code(rawValue: "invalidCommandData")
         /// An operation that needs no open macro was called while one is open, or the reverse.
         public static let macroState = Code(rawValue: "macroState")
+        /// The history is not what the caller expected: another connection or process changed it
+        /// since the caller last read it (``DurableHistory/undo(steps:expecting:)``). Nothing was done.
+        public static let historyChanged = Code(rawValue: "historyChanged")
+        /// Fewer steps can be undone than were asked for (``DurableHistory/undo(steps:expecting:)``).
+        public static let nothingToUndo = Code(rawValue: "nothingToUndo")
+        /// Fewer steps can be redone than were asked for (``DurableHistory/redo(steps:expecting:)``).
+        public static let nothingToRedo = Code(rawValue: "nothingToRedo")
+        /// SQLite kept reporting a stale snapshot or a lock after the bounded retries: other
+        /// connections kept changing the file. Nothing was done; the call can be retried.
+        public static let busy = Code(rawValue: "busy")
     }
 
     /// What kind of problem it is.

@@ -5,13 +5,6 @@ enum StoreSchema {
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_application_id>
     static let applicationID: Int32 = 0x436D_644B
 
-    /// The sequence number of the history's header row: the smallest key, out of the way of the
-    /// entries, which start at 0. A push at the top leaves the header alone (it stores no count
-    /// there), so each new entry is appended after the last key, SQLite's fast path: with the
-    /// header at the largest key (format 2), every insert went before it, and every page split
-    /// rebalanced neighbouring pages, a tenth of the commit rate (measured in BENCHMARKS.md).
-    static let headerSequence = Int64.min
-
     /// The table recording each schema's version.
     static let versionTable = "commandstore_schema"
 
@@ -57,6 +50,46 @@ enum StoreSchema {
                 sql: """
                     UPDATE commandstore_history_entry SET sequence = -9223372036854775807 - 1
                         WHERE sequence = 9223372036854775807;
+                    """),
+            // Format 4 rebuilds the tables: the header moves to a one-row table of its own (no
+            // statement filters it out of the entries any more), and each entry gets an identity (a
+            // random 64-bit number drawn when it is recorded) and the time it was recorded
+            // (milliseconds since 1970), stored before the payload so that reading them never reads
+            // a large payload's overflow pages. The identity lets a caller say which step it saw
+            // ("undo the step on my Undo button"): a position alone names a different step once
+            // another process has undone it and pushed another. Migrated rows have NULL for both.
+            Migration(
+                version: 4, name: "header table, entry identity and time",
+                sql: """
+                    CREATE TABLE commandstore_history_header (
+                        singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+                        base INTEGER,
+                        count INTEGER,
+                        current_index INTEGER,
+                        clean_index INTEGER,
+                        undo_limit INTEGER
+                    );
+                    INSERT INTO commandstore_history_header (singleton, base, count, current_index, clean_index, undo_limit)
+                        SELECT 1, base, count, current_index, clean_index, undo_limit FROM commandstore_history_entry
+                        WHERE sequence = -9223372036854775807 - 1;
+                    CREATE TABLE commandstore_history_entry_4 (
+                        sequence INTEGER PRIMARY KEY,
+                        kind TEXT,
+                        version INTEGER,
+                        text TEXT,
+                        action_text TEXT,
+                        merge_id INTEGER,
+                        significant INTEGER,
+                        step_id INTEGER,
+                        recorded_at INTEGER,
+                        payload BLOB
+                    );
+                    INSERT INTO commandstore_history_entry_4
+                        (sequence, kind, version, text, action_text, merge_id, significant, payload)
+                        SELECT sequence, kind, version, text, action_text, merge_id, significant, payload
+                        FROM commandstore_history_entry WHERE sequence > -9223372036854775807 - 1;
+                    DROP TABLE commandstore_history_entry;
+                    ALTER TABLE commandstore_history_entry_4 RENAME TO commandstore_history_entry;
                     """),
         ])
 
@@ -105,7 +138,7 @@ enum StoreSchema {
     static func prepareHeaderQuery(_ database: Database) throws -> Statement {
         do {
             return try database.prepare(
-                "SELECT base, count, current_index, clean_index, undo_limit FROM commandstore_history_entry WHERE sequence = \(headerSequence)"
+                "SELECT base, count, current_index, clean_index, undo_limit FROM commandstore_history_header WHERE singleton = 1"
             )
         } catch let error as DatabaseError where error.message.contains("no such table") {
             throw StoreError(

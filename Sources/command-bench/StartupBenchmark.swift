@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandStore
 import Foundation
 
 #if canImport(Glibc)
@@ -16,8 +17,8 @@ import Darwin
 ///
 /// 1. `delete_undo`: `albums delete 1` then `albums undo` (two processes) against two `sqlite3`
 ///    processes on a copy of the file, each running one transaction of the same size: the first
-///    deletes the first album, records a history row and a step time, and empties the import
-///    table; the second puts an album back and removes that history row.
+///    deletes the first album, records a history row, updates the history header and empties the
+///    import table; the second puts an album back, removes that row and updates the header.
 /// 2. `list`: `albums list` against `sqlite3 FILE 'select * from album order by sort_key'`.
 ///
 /// Processes are started with `posix_spawn`, output to /dev/null, and timed from spawn to exit;
@@ -68,9 +69,9 @@ enum StartupBenchmark {
         let deleteSQL = """
             BEGIN IMMEDIATE;
             DELETE FROM album WHERE rowid = (SELECT rowid FROM album ORDER BY sort_key LIMIT 1);
-            INSERT INTO commandstore_history_entry (sequence, kind, version, text, payload)
-                VALUES (1000000, 'albums.delete', 1, 'Delete album', zeroblob(200));
-            INSERT OR REPLACE INTO step_time (step, time) VALUES (1000000, 0);
+            INSERT INTO commandstore_history_entry (sequence, kind, version, text, action_text, step_id, recorded_at, payload)
+                VALUES (1000000, 'albums.delete', 1, 'Delete album', 'Delete album', random(), 0, zeroblob(200));
+            UPDATE commandstore_history_header SET count = count + 1, current_index = current_index + 1;
             DELETE FROM import_batch;
             COMMIT;
             """
@@ -80,6 +81,7 @@ enum StartupBenchmark {
                 VALUES (lower(hex(randomblob(16))), (SELECT min(sort_key) - 1024 FROM album),
                         'Best of Bowie', 'David Bowie', 'Pop', 1992, NULL, 'best of bowie');
             DELETE FROM commandstore_history_entry WHERE sequence = 1000000;
+            UPDATE commandstore_history_header SET count = count - 1, current_index = current_index - 1;
             COMMIT;
             """
         var albumsPair: [Double] = []
@@ -130,7 +132,8 @@ enum StartupBenchmark {
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let elapsed = clock.now - start
         guard status == 0 else {
-            throw BenchmarkError("\(program) \(arguments.prefix(3).joined(separator: " ")) exited with status \(status)")
+            throw BenchmarkError(
+                "\(program) \(arguments.prefix(3).joined(separator: " ")) exited with status \(status)")
         }
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }

@@ -27,7 +27,6 @@ enum StoredCommandsFuzzer {
     // MARK: Rows
 
     private static let table = "commandstore_history_entry"
-    private static let headerSequence = Int64.min
 
     private static func writeRows(from input: inout FuzzInput, into database: Database) {
         let base = integer(from: &input)
@@ -37,10 +36,9 @@ enum StoredCommandsFuzzer {
             column(from: &input, preferring: .integer),
             column(from: &input, preferring: .integer),
             column(from: &input, preferring: .integer),
-            headerSequence,
         ]
         let updateHeader =
-            "UPDATE commandstore_history_entry SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ? WHERE sequence = ?"
+            "UPDATE commandstore_history_header SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ? WHERE singleton = 1"
         guard (try? database.execute(updateHeader, header)) != nil else { fatalError("the header row does not update") }
         let entryCount = Int(input.byte() % 6)
         let insertEntry = """
@@ -50,7 +48,6 @@ enum StoredCommandsFuzzer {
         for offset in 0..<entryCount {
             // Mostly the sequence the header implies; sometimes another one (a gap, a collision).
             let sequence = input.byte() < 230 ? base &+ Int64(offset) : integer(from: &input)
-            guard sequence != headerSequence else { continue }
             let arguments: [any DatabaseValueConvertible] = [
                 sequence,
                 kindColumn(from: &input),
@@ -177,9 +174,9 @@ enum StoredCommandsFuzzer {
             case 4: try? history.setIndex(Int(input.byte()) % (history.count + 2) - 1)
             case 5: if history.count > 0 { _ = try? history.text(at: Int(input.byte()) % history.count) }
             case 6: try? history.verifyEntries()
-            case 7: try? history.push(SetCell(id: Int(input.byte() % 4), value: Int(input.byte()), previous: nil))
-            case 8: try? history.push(AddToCell(id: Int(input.byte() % 4), amount: Int(input.integer(width: 1))))
-            case 9: try? history.push(RenameCell(id: 1, name: string(from: &input), tags: nil))
+            case 7: _ = try? history.push(SetCell(id: Int(input.byte() % 4), value: Int(input.byte()), previous: nil))
+            case 8: _ = try? history.push(AddToCell(id: Int(input.byte() % 4), amount: Int(input.integer(width: 1))))
+            case 9: _ = try? history.push(RenameCell(id: 1, name: string(from: &input), tags: nil))
             case 10: try? history.beginMacro("macro")
             case 11: if history.macroDepth > 0 { try? history.endMacro() }
             case 12: try? (input.byte() % 2 == 0 ? history.setClean() : history.resetClean())

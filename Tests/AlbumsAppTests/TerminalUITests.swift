@@ -254,7 +254,9 @@ struct TerminalUITests {
         #expect(try await tmux.waitUntilExit() == "0")
     }
 
-    @Test func aChangeFromTheCommandLineIsNotMistakenForTheAlbumOnScreen() async throws {
+    /// Issue 12: the toolbar follows another process's change within a second, and `u` then undoes
+    /// exactly that change.
+    @Test func theToolbarFollowsAnotherProcessAndUndoUndoesItsStep() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let database = folder.appendingPathComponent("library.sqlite").path
@@ -263,16 +265,55 @@ struct TerminalUITests {
         defer { tmux.kill() }
         try tmux.start(database: database)
         try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
-        // While the UI shows "Best of Bowie", another process deletes it.
-        #expect(try await cli("delete", "1").status == 0)
-        try tmux.send("d")
-        try await tmux.waitForScreen("the refusal") { $0.contains("“Best of Bowie” is no longer in the library") }
-        // Nothing else was deleted, and the UI now knows the other process's step.
-        #expect(try await cli("list").output.split(separator: "\n").count == 4)
-        try await tmux.waitForScreen("the other process's step") { $0.contains("Undo Delete “Best of Bowie”") }
+        #expect(try await cli("add", "--title", "From Elsewhere", "--artist", "Other").status == 0)
+        let added = ContinuousClock.now
+        let screen = try await tmux.waitForScreen("the other process's step") {
+            $0.contains("Undo Add “From Elsewhere”") && $0.contains("albums · 6 albums")
+        }
+        // The delay is a benchmark figure (BENCHMARKS.md, "Live changes"); printed, not asserted.
+        print("TerminalUITests: the toolbar showed the other process's step after \(ContinuousClock.now - added)")
+        #expect(screen.contains("Artist  David Bowie"))  // the album on screen stays the current one
         try tmux.send("u")
-        try await tmux.waitForScreen("the album back") { $0.contains("Undid Delete “Best of Bowie”") }
-        #expect(try await cli("list").output.split(separator: "\n").count == 5)
+        try await tmux.waitForScreen("the undo") { $0.contains("Undid Add “From Elsewhere”") }
+        let listed = try await cli("list").output
+        #expect(listed.split(separator: "\n").count == 5 && !listed.contains("From Elsewhere"))
+        try tmux.send("q")
+        #expect(try await tmux.waitUntilExit() == "0")
+    }
+
+    /// Issue 12: `u` undoes the step its button showed or nothing. Another process's add is held
+    /// inside its transaction (the commit gate) while the UI still shows its own Delete; `u` waits
+    /// for the lock, finds the other step on top, and refuses, naming it.
+    @Test func undoRefusesWhenAnotherProcessCommittedAStepAfterTheOneShown() async throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        let gate = folder.appendingPathComponent("gate")
+        try FileManager.default.createDirectory(at: gate, withIntermediateDirectories: true)
+        let cli = AlbumsProcess(database: database)
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try tmux.start(database: database)
+        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
+        try tmux.send("d")
+        try await tmux.waitForScreen("the delete") { $0.contains("Undo Delete “Best of Bowie”") }
+        var gated = AlbumsProcess(database: database)
+        gated.environment["ALBUMS_TEST_COMMIT_GATE"] = gate.path
+        async let adding = gated("add", "--title", "Gated", "--artist", "Other")
+        for _ in 0..<600 where (try? FileManager.default.contentsOfDirectory(atPath: gate.path))?.isEmpty ?? true {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try tmux.send("u")
+        try await Task.sleep(for: .milliseconds(600))
+        _ = FileManager.default.createFile(atPath: gate.appendingPathComponent("go").path, contents: nil)
+        #expect(try await adding.status == 0)
+        let refused = try await tmux.waitForScreen("the refusal") {
+            $0.contains("the step to undo is now “Add “Gated””")
+        }
+        #expect(refused.contains("Undo Add “Gated”"))
+        let listed = try await cli("list").output
+        #expect(listed.contains("Gated") && !listed.contains("Best of Bowie"))
+        #expect(listed.split(separator: "\n").count == 5)
         try tmux.send("q")
         #expect(try await tmux.waitUntilExit() == "0")
     }

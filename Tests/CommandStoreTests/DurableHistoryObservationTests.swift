@@ -143,7 +143,7 @@ import Testing
             try history.undo()  // a redo tail: opening a macro must rewrite the header
             try db.execute(
                 """
-                CREATE TEMP TRIGGER refuse_header BEFORE UPDATE ON commandstore_history_entry
+                CREATE TEMP TRIGGER refuse_header BEFORE UPDATE ON commandstore_history_header
                 BEGIN SELECT RAISE(ABORT, 'header refused'); END
                 """)
             #expect(throws: DatabaseError.self) { try history.beginMacro("Never") }

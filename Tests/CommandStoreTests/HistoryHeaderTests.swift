@@ -4,10 +4,32 @@ import Foundation
 import Testing
 
 /// The header row stores count and index only away from the top; at the top they follow from the
-/// entry rows, and a push leaves the header alone.
+/// entry rows, and a push leaves the header alone. Since format 4 the header has a table of its own.
 @Suite struct HistoryHeaderTests {
-    static let header =
-        "SELECT base, count, current_index, clean_index FROM commandstore_history_entry WHERE sequence = -9223372036854775807 - 1"
+    static let header = "SELECT base, count, current_index, clean_index FROM commandstore_history_header"
+
+    /// Rewrites a file of today's format in the layout of format 3: the header as the entries
+    /// table's row at the smallest key, no identity columns.
+    static func rewriteAsFormat3(_ db: Database) throws {
+        try db.execute(
+            """
+            CREATE TABLE format3 (
+                sequence INTEGER PRIMARY KEY, kind TEXT, version INTEGER, text TEXT, action_text TEXT,
+                merge_id INTEGER, significant INTEGER, payload BLOB, base INTEGER, count INTEGER,
+                current_index INTEGER, clean_index INTEGER, undo_limit INTEGER
+            );
+            INSERT INTO format3 (sequence, kind, version, text, action_text, merge_id, significant, payload)
+                SELECT sequence, kind, version, text, action_text, merge_id, significant, payload
+                FROM commandstore_history_entry;
+            INSERT INTO format3 (sequence, base, count, current_index, clean_index, undo_limit)
+                SELECT -9223372036854775807 - 1, base, count, current_index, clean_index, undo_limit
+                FROM commandstore_history_header;
+            DROP TABLE commandstore_history_entry;
+            DROP TABLE commandstore_history_header;
+            ALTER TABLE format3 RENAME TO commandstore_history_entry;
+            UPDATE commandstore_schema SET version = 3 WHERE identifier = 'commandstore';
+            """)
+    }
 
     func open(_ path: String) throws -> (db: Database, list: NumberList, history: DurableHistory<NumberList>) {
         var configuration = Database.Configuration()
@@ -62,6 +84,7 @@ import Testing
         do {
             let (db, _, history) = try open(path)
             for value in 1...4 { try history.push(Append(value: value)) }
+            try Self.rewriteAsFormat3(db)
             // Written as version 1 did: the header at the largest key, explicit count and index.
             try db.execute(
                 """
@@ -72,7 +95,7 @@ import Testing
             db.close()
         }
         let (db, _, history) = try open(path)
-        #expect(try db.schemaVersion(of: "commandstore") == 3)
+        #expect(try db.schemaVersion(of: "commandstore") == 4)
         #expect(try db.fetchOne(Self.header)?.values == [0, nil, nil, 0])
         #expect(history.count == 4 && history.index == 4 && history.undoText == "Append")
     }
@@ -86,6 +109,7 @@ import Testing
             for value in 1...5 { try history.push(Append(value: value)) }
             try history.undo()
             try history.setClean()
+            try Self.rewriteAsFormat3(db)
             // Written as version 2 did: the header at the largest key.
             try db.execute(
                 "UPDATE commandstore_history_entry SET sequence = 9223372036854775807 WHERE sequence = -9223372036854775807 - 1"
@@ -94,7 +118,7 @@ import Testing
             db.close()
         }
         let (db, list, history) = try open(path)
-        #expect(try db.schemaVersion(of: "commandstore") == 3)
+        #expect(try db.schemaVersion(of: "commandstore") == 4)
         #expect(try db.fetchOne(Self.header)?.values == [0, 5, 4, 4])
         #expect(
             try db.fetchOne("SELECT typeof(sequence) FROM commandstore_history_entry ORDER BY sequence LIMIT 1")?.values
@@ -109,13 +133,38 @@ import Testing
         #expect(try list.values().isEmpty)
     }
 
-    @Test func theHeaderIsTheSmallestKeyAndPushesAppend() throws {
+    @Test func versionThreeFileIsMigratedAndKeepsItsState() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("v3.sqlite")
+        do {
+            let (db, _, history) = try open(path)
+            for value in 1...3 { try history.push(Append(value: value)) }
+            try history.undo()
+            try Self.rewriteAsFormat3(db)
+            db.close()
+        }
+        let (db, list, history) = try open(path)
+        #expect(try db.schemaVersion(of: "commandstore") == 4)
+        #expect(try db.fetchOne(Self.header)?.values == [0, 3, 2, 0])
+        #expect(history.count == 3 && history.index == 2 && history.redoText == "Append")
+        // Migrated entries have no token or time: named by their sequence, dated nil.
+        let migrated = try history.record(at: 0)
+        #expect(migrated.date == nil && migrated.text == "Append 1")
+        try history.redo()
+        try history.push(Append(value: 4))
+        let fresh = try history.record(at: 3)
+        #expect(fresh.date != nil && fresh.id != migrated.id)
+        #expect(try list.values() == [1, 2, 3, 4])
+    }
+
+    @Test func pushesAppendAndTheHeaderLivesInItsOwnTable() throws {
         let (db, _, history) = try open(":memory:")
         for value in 1...3 { try history.push(Append(value: value)) }
         let keys = try db.fetchAll("SELECT sequence FROM commandstore_history_entry ORDER BY sequence").map {
             try $0.decode(Int64.self, at: 0)
         }
-        #expect(keys == [Int64.min, 0, 1, 2])
+        #expect(keys == [0, 1, 2])
         // Trimming and removing entries never touches the header.
         try history.setUndoLimit(2)
         try history.undo()
@@ -123,14 +172,14 @@ import Testing
         let after = try db.fetchAll("SELECT sequence FROM commandstore_history_entry ORDER BY sequence").map {
             try $0.decode(Int64.self, at: 0)
         }
-        #expect(after == [Int64.min, 1, 2])
+        #expect(after == [1, 2])
         #expect(try db.fetchOne(Self.header)?.values == [1, nil, nil, nil])
     }
 
     @Test func entriesBeforeTheBaseAreReportedAsDamage() throws {
         let (db, list, history) = try open(":memory:")
         for value in 1...3 { try history.push(Append(value: value)) }
-        try db.execute("UPDATE commandstore_history_entry SET base = 10 WHERE sequence = -9223372036854775807 - 1")
+        try db.execute("UPDATE commandstore_history_header SET base = 10")
         #expect {
             try DurableHistory(database: db, receiver: list, registry: NumberList.registry)
         } throws: { ($0 as? StoreError)?.code == .corruptDatabase }

@@ -37,6 +37,9 @@ final class LibraryWindow {
     private(set) var isRunning = true
     /// Set when something visible changed since the last draw.
     var needsRedraw = true
+    /// The steps the Undo and Redo buttons show: what `u` and `r` expect to undo and redo.
+    private var shownUndo: HistoryRecord?
+    private var shownRedo: HistoryRecord?
 
     /// Creates the window.
     ///
@@ -117,23 +120,38 @@ final class LibraryWindow {
 
     // MARK: - Actions (the toolbar's targets)
 
+    // Undo and Redo act on the step their button shows, or on nothing: if another process has
+    // changed the history since, the history refuses and the window shows the new state.
+
     func undo() {
-        change { "Undid " + (try session.undo(count: 1).first ?? "") }
+        let shown = shownUndo
+        change { "Undid " + (try session.undo(count: 1, expecting: shown?.id).first?.text ?? "") }
     }
 
     func redo() {
-        change { "Redid " + (try session.redo(count: 1).first ?? "") }
+        let shown = shownRedo
+        change { "Redid " + (try session.redo(count: 1, expecting: shown?.id).first?.text ?? "") }
     }
 
     func deleteCurrent() {
         guard let shown = state.currentAlbum else { return }
         change {
-            // By id, not by the index on screen: another process may have changed the library.
-            guard let position = try session.library.position(of: shown.id) else {
-                return "\(DisplayText.quoted(shown.title)) is no longer in the library"
-            }
-            let command = try session.delete(at: position)
-            return "Deleted \(DisplayText.quoted(command.album?.title ?? "")) (position \(position))"
+            // By id, found inside the transaction: another process may have moved or deleted it.
+            let command = try session.delete(albumWithID: shown.id)
+            return "Deleted \(DisplayText.quoted(command.album?.title ?? "")) (position \(command.position))"
+        }
+    }
+
+    /// Shows what other processes committed since the last look: called while the terminal is
+    /// idle (each key timeout). One statement when nothing changed.
+    func followExternalChanges() {
+        do {
+            guard try session.refresh() else { return }
+            try reload(currentID: state.currentAlbum?.id, fallbackIndex: state.clampedIndex)
+            needsRedraw = true
+        } catch {
+            state.status = AlbumsApp.describe(error)
+            needsRedraw = true
         }
     }
 
@@ -149,12 +167,9 @@ final class LibraryWindow {
     private func addAlbum(_ album: Album) {
         let shown = state.currentAlbum
         change(currentID: album.id) {
-            // Right after the album on screen, found by id (another process may have changed the library).
-            let position =
-                try shown.flatMap { try session.library.position(of: $0.id) }.map { $0 + 1 }
-                ?? (try session.library.count() + 1)
-            try session.add(album, at: position)
-            return "Added \(DisplayText.quoted(album.title)) (position \(position))"
+            // Right after the album on screen, found by id inside the transaction.
+            let command = try session.add(album, afterAlbumWithID: shown?.id)
+            return "Added \(DisplayText.quoted(album.title)) (position \(command.position))"
         }
     }
 
@@ -180,8 +195,7 @@ final class LibraryWindow {
     private func change(currentID: UUID? = nil, _ body: () throws -> String) {
         let index = state.clampedIndex
         do {
-            // Another process (the command line) may have changed the history since the last step.
-            try session.history.reload()
+            // Each change decides inside its transaction, from what is committed then.
             state.status = try body()
         } catch {
             state.status = AlbumsApp.describe(error)
@@ -205,12 +219,12 @@ final class LibraryWindow {
         state.currentIndex = state.clampedIndex
         try loadWindow(around: state.currentIndex)
         rememberCurrent()
-        let undoText = session.undoText
-        let redoText = session.redoText
-        undoButton.title = undoText.map { "Undo \($0)" } ?? "Undo"
-        undoButton.isEnabled = undoText != nil
-        redoButton.title = redoText.map { "Redo \($0)" } ?? "Redo"
-        redoButton.isEnabled = redoText != nil
+        shownUndo = session.undoRecord
+        shownRedo = session.redoRecord
+        undoButton.title = shownUndo.map { "Undo \($0.actionText)" } ?? "Undo"
+        undoButton.isEnabled = shownUndo != nil
+        redoButton.title = shownRedo.map { "Redo \($0.actionText)" } ?? "Redo"
+        redoButton.isEnabled = shownRedo != nil
         deleteButton.isEnabled = state.albumCount > 0
         refreshToolbar()
     }

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 
 /// The terminal UI's loop: draw when something changed, read a key (or time out to check for
-/// a termination signal), hand it to the window. The terminal is restored on every way out.
+/// a termination signal and for other processes' changes), hand it to the window. The terminal is restored on every way out.
 enum TerminalApp {
     /// Runs the terminal UI until the user quits or a signal arrives.
     ///
@@ -32,6 +32,9 @@ enum TerminalApp {
             }
             if let key = terminal.readKey() {
                 window.handle(key)
+            } else {
+                // Idle (the key read timed out): show what other processes changed meanwhile.
+                window.followExternalChanges()
             }
         }
         return 0

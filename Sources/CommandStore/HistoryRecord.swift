@@ -1,0 +1,39 @@
+public import Foundation
+
+/// What a ``DurableHistory`` holds about one of its entries, read without running or decoding it:
+/// its identity, its texts, and when it was recorded.
+///
+/// A record's ``id`` names one entry for as long as it stays in the history, in every process
+/// that opens the file. Pass it as an expectation (``DurableHistory/undo(steps:expecting:)``) to
+/// act only on the step a view showed: a position alone names a different step once another
+/// process has undone it and pushed another.
+public struct HistoryRecord: Sendable, Hashable, Identifiable {
+    /// The identity of a history entry: its sequence number in the file and a random token drawn
+    /// when it was recorded.
+    ///
+    /// Two IDs are equal only when they name the same recorded entry: an entry recorded later at
+    /// the same position (after an undo and a new push, in any process) draws another token.
+    /// Entries migrated from a file of format 3, which recorded no token, are named by their
+    /// sequence number alone.
+    public struct ID: Sendable, Hashable, CustomStringConvertible {
+        /// The entry's row in the history table.
+        let sequence: Int64
+        /// The entry's random token, `nil` for entries recorded before format 4.
+        let token: Int64?
+
+        /// A short form for logs and messages, such as `"12:9f3a1c0d2b4e5f60"`.
+        public var description: String {
+            let token = token.map { String(UInt64(bitPattern: $0), radix: 16) } ?? "-"
+            return "\(sequence):\(token)"
+        }
+    }
+
+    /// The entry's identity.
+    public var id: ID
+    /// The entry's text (``PersistentCommand/text``, or the macro's text).
+    public var text: String
+    /// The text for Undo and Redo menu items (``PersistentCommand/actionText``).
+    public var actionText: String
+    /// When the entry was recorded (its first push), or `nil` for entries recorded before format 4.
+    public var date: Date?
+}
