@@ -93,7 +93,9 @@ public enum LibraryFile: Sendable {
             // Damage in pages a command does not read would go unseen: a write would build on it, a
             // list read past it through a damaged index. Small libraries are checked page by page at
             // each open; larger ones rely on SQLite's checks of the pages each statement reads.
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            // stat(2), not FileManager's attributes: those look up the owner and group names too.
+            var status = stat()
+            let size = stat(path, &status) == 0 ? Int(status.st_size) : 0
             if size <= fullCheckLimit {
                 do {
                     try database.checkIntegrity()

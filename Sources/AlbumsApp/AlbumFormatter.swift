@@ -173,7 +173,7 @@ public enum AlbumFormatter: Sendable {
     ///
     /// - Parameter result: The result.
     /// - Returns: The JSON text and a final newline.
-    public static func resultJSON(_ result: ChangeResult) -> String {
+    static func resultJSON(_ result: ChangeResult) -> String {
         json(result)
     }
 

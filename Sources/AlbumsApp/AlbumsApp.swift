@@ -1,6 +1,6 @@
 import AlbumLibrary
 import CommandStore
-public import Foundation
+import Foundation
 import LaunchKit
 
 #if canImport(Glibc)
@@ -21,13 +21,13 @@ public enum AlbumsApp: Sendable {
     ///
     /// - Parameters:
     ///   - arguments: The process arguments, the program name first.
-    ///   - environment: The process environment (`ALBUMS_DB`, `XDG_DATA_HOME`, `HOME`).
+    ///   - environment: The process environment (`ALBUMS_DB`, `XDG_DATA_HOME`, `HOME`, `COLUMNS`).
     ///   - console: Where to write and read.
     /// - Returns: The exit status: 0 on success, 1 when the command failed, 2 for a usage error.
     @MainActor
     public static func run(
         arguments: [String],
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = AlbumsApp.environment(),
         console: Console = .standard
     ) async -> Int32 {
         let request: CommandLineRequest
@@ -89,6 +89,20 @@ public enum AlbumsApp: Sendable {
             console.writeError("albums: \(describe(error))\n")
             return failureExitCode
         }
+    }
+
+    /// The environment variables albums reads, and only those.
+    ///
+    /// `ProcessInfo.environment` copies every variable into a dictionary, a twentieth of a short
+    /// command's run; these few come from `getenv` directly.
+    ///
+    /// - Returns: `ALBUMS_DB`, `XDG_DATA_HOME`, `HOME`, `COLUMNS` and the tests' commit gate, when set.
+    public static func environment() -> [String: String] {
+        var found: [String: String] = [:]
+        for name in ["ALBUMS_DB", "XDG_DATA_HOME", "HOME", "COLUMNS", TestCommitGate.variable] {
+            if let value = getenv(name) { found[name] = String(cString: value) }
+        }
+        return found
     }
 
     /// One line for any error a command can end with.

@@ -9,6 +9,9 @@ enum TerminalColumns {
     ///
     /// - Complexity: O(*n*) in the text's length.
     static func width(_ text: String) -> Int {
+        // Printable ASCII, the usual case, without looking up Unicode properties (their tables
+        // cost a command-line process page faults).
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
         var total = 0
         for character in text { total += width(character) }
         return total
@@ -16,6 +19,7 @@ enum TerminalColumns {
 
     /// The columns one character takes: 0, 1 or 2.
     static func width(_ character: Character) -> Int {
+        if let ascii = character.asciiValue { return ascii >= 0x20 && ascii < 0x7F ? 1 : 0 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         // An emoji shown as a picture: emoji presentation by default, or asked for with VS16.

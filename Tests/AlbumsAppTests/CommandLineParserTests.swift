@@ -1,7 +1,9 @@
 import AlbumLibrary
-import AlbumsApp
 import Foundation
+import TestSupport
 import Testing
+
+@testable import AlbumsApp
 
 @Suite struct CommandLineParserTests {
     private func parse(_ words: String...) throws(UsageError) -> CommandLineRequest {
@@ -170,5 +172,28 @@ import Testing
             guard name != "help" else { continue }
             #expect(try output(name, "--help").contains("USAGE: albums \(name)"), "\(name)")
         }
+    }
+
+    /// The quick path returns exactly what ArgumentParser returns, on every line it accepts.
+    @Test func theQuickPathAgreesWithArgumentParser() throws {
+        let vocabulary = [
+            "list", "show", "delete", "move", "undo", "redo", "history", "info", "export", "add", "help", "1", "2",
+            "0", "-1", "x", "Best of Bowie", "", "--db", "/tmp/a.sqlite", "--json", "-j", "--launch-report", "--",
+            "-", "--help", "out.json", "3F2504E0-4F89-11D3-9A0C-0305E82C3301",
+        ]
+        var generator = SplitMix64(seed: 15)
+        var quick = 0
+        for _ in 0..<3000 {
+            let length = Int.random(in: 0...5, using: &generator)
+            let words = (0..<length).map { _ in vocabulary.randomElement(using: &generator)! }
+            guard let request = QuickParse.request(words) else { continue }
+            quick += 1
+            do {
+                #expect(try CommandLineParser.parseWithArgumentParser(words) == request, "\(words)")
+            } catch {
+                Issue.record("\(words): the quick path gave \(request), ArgumentParser \(error)")
+            }
+        }
+        #expect(quick > 300, "only \(quick) lines took the quick path")
     }
 }

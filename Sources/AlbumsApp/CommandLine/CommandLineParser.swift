@@ -34,6 +34,12 @@ public enum CommandLineParser: Sendable {
     ///   or a value given twice.
     public static func parse(_ arguments: [String]) throws(UsageError) -> CommandLineRequest {
         let words = Array(arguments.dropFirst())
+        if let request = QuickParse.request(words) { return request }
+        return try parseWithArgumentParser(words)
+    }
+
+    /// Parses with ArgumentParser, whatever the command line.
+    static func parseWithArgumentParser(_ words: [String]) throws(UsageError) -> CommandLineRequest {
         let scan = try ArgumentScan(words, subcommands: Set(commandNames))
         let parsed: any ParsableCommand
         do {
