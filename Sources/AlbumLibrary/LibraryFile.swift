@@ -1,6 +1,12 @@
 public import CommandStore
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Finds, checks, creates and opens album library files.
 ///
 /// A library is an SQLite file holding the album tables (created by ``schema``) next to the
@@ -122,20 +128,31 @@ public enum LibraryFile: Sendable {
     /// Throws unless `path` is absent or an SQLite file (whose identity the store then checks).
     /// Reads only: a foreign file is never modified.
     static func checkIsLibraryOrAbsent(_ path: String) throws {
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else { return }
-        if isDirectory.boolValue {
+        // POSIX calls, not FileManager and FileHandle: this runs at every start (BENCHMARKS.md, "Start-up").
+        var status = stat()
+        guard stat(path, &status) == 0 else { return }
+        if status.st_mode & S_IFMT == S_IFDIR {
             throw LibraryError(.notALibrary, "\(path) is a directory, not an albums library")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let descriptor = openForReading(path)
+        guard descriptor >= 0 else {
             throw LibraryError(.storage, "cannot read the library \(path): permission denied")
         }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        try? handle.close()
-        guard header == Data("SQLite format 3\0".utf8) else {
+        var header = [UInt8](repeating: 0, count: 16)
+        let count = header.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, 16) }
+        close(descriptor)
+        guard count == 16, header == Array("SQLite format 3\0".utf8) else {
             throw LibraryError(.notALibrary, "\(path) is not an albums library (not an SQLite database)")
         }
         // SQLite files: the store checks its application id and schema table without writing.
     }
+}
+
+/// `open(2)` for reading, named apart from ``LibraryFile/open(path:)``.
+private func openForReading(_ path: String) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    #else
+    Darwin.open(path, O_RDONLY | O_CLOEXEC)
+    #endif
 }

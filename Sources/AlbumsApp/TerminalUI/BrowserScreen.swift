@@ -189,8 +189,9 @@ public enum BrowserScreen: Sendable {
             long = " Type to search · Enter next match · Esc stop"
             short = " Enter next · Esc stop"
         } else {
-            long = " ←/→ or h/l scroll · u undo · r redo · d delete · a add · ? help · q quit"
-            short = " ←/→ · u undo · r redo · d del · a add · ? help · q quit"
+            // Only the keys the controller handles today (see ARCHITECTURE.md, "Terminal UI").
+            long = " ←/→ or h/l scroll · u undo · r redo · d delete · a add · q quit"
+            short = " ←/→ h/l · u undo · r redo · d delete · a add · q quit"
         }
         return [Span(columns(long) <= width ? long : short, .dim)]
     }
