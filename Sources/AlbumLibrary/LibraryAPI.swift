@@ -466,7 +466,7 @@ public final class LibraryAPI {
 
     static func album(from row: Row) throws -> Album {
         let idText = try row.decode(String.self, at: 0)
-        guard let id = UUID(uuidString: idText) else {
+        guard let id = UUIDText.parse(idText) ?? UUID(uuidString: idText) else {
             throw LibraryError(.storage, "the library holds an album with a malformed id \(idText)")
         }
         return Album(
