@@ -1,8 +1,11 @@
 // swift-tools-version: 6.2
 //
 // CommandKit: the Command design pattern as a production tool, and `albums`, the
-// album-library application built on it. The libraries depend only on the Swift toolchain and
-// two system C libraries (SQLite3, ncursesw); the app alone adds swift-argument-parser.
+// album-library application built on it. The libraries use only the Swift toolchain and two
+// system C libraries (SQLite3, ncursesw). LaunchKitServiceLifecycle, behind the opt-in
+// `ServiceLifecycleIntegration` trait, is the only product on outside packages: a package that
+// does not enable the trait never resolves or builds them (ARCHITECTURE.md). The albums app uses
+// swift-argument-parser for its command line.
 
 import PackageDescription
 
@@ -12,29 +15,42 @@ let package = Package(
     products: [
         .library(name: "CommandKit", targets: ["CommandKit"]),
         .library(name: "LaunchKit", targets: ["LaunchKit"]),
+        .library(name: "SQLiteDatabase", targets: ["SQLiteDatabase"]),
         .library(name: "CommandStore", targets: ["CommandStore"]),
         .library(name: "AlbumLibrary", targets: ["AlbumLibrary"]),
         .executable(name: "albums", targets: ["albums"]),
         .executable(name: "command-bench", targets: ["command-bench"]),
+        .library(name: "LaunchKitServiceLifecycle", targets: ["LaunchKitServiceLifecycle"]),
+    ],
+    traits: [
+        // Opt-in (not a default trait), so SwiftPM prunes the server packages for everyone else.
+        .trait(
+            name: "ServiceLifecycleIntegration",
+            description: "Builds LaunchKitServiceLifecycle on swift-service-lifecycle and swift-log."
+        )
     ],
     dependencies: [
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.11.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
         // The albums command line: parsing, generated help, shell completion scripts. The app only.
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
         // The pattern: Command, Invoker, Invocation, Target-Action, CommandQueue, undo engine.
         .target(name: "CommandKit"),
         // Start-up orchestration: launch commands on a dependency graph.
         .target(name: "LaunchKit", dependencies: ["CommandKit"]),
+        // The thin SQLite layer: connections, statements, rows, values, transactions, migrations.
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
         // Durable, transactional command history on SQLite.
-        .target(name: "CommandStore", dependencies: ["CommandKit", "CSQLite"]),
+        .target(name: "CommandStore", dependencies: ["CommandKit", "SQLiteDatabase"]),
         // The album domain: Album, LibraryAPI (the receiver), album commands.
-        .target(name: "AlbumLibrary", dependencies: ["CommandKit", "CommandStore"]),
+        .target(name: "AlbumLibrary", dependencies: ["CommandKit", "SQLiteDatabase", "CommandStore"]),
         // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
         .target(
             name: "AlbumsApp",
             dependencies: [
-                "AlbumLibrary", "LaunchKit", "CommandKit", "CNcursesw",
+                "AlbumLibrary", "SQLiteDatabase", "LaunchKit", "CommandKit", "CNcursesw",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Thin entry point: hands the process arguments to AlbumsApp.
@@ -42,10 +58,13 @@ let package = Package(
         // Benchmarks (release build only): workloads of ../shared/bench/WORKLOAD.md and more.
         .executableTarget(
             name: "command-bench",
-            dependencies: ["CommandKit", "LaunchKit", "CommandStore", "AlbumLibrary", "CSQLite", "CMallocInfo"]
+            dependencies: [
+                "CommandKit", "LaunchKit", "SQLiteDatabase", "CommandStore", "AlbumLibrary", "CSQLite", "CMallocInfo",
+            ]
         ),
         // Crash-test helper for CommandStoreTests: runs a durable history until SIGKILLed, or verifies one.
-        .executableTarget(name: "commandstore-crash-child", dependencies: ["CommandStore", "CommandKit"]),
+        .executableTarget(
+            name: "commandstore-crash-child", dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit"]),
         // glibc's mallinfo2() for the benchmarks' heap-bytes lines (<malloc.h> is not in the Glibc module).
         .systemLibrary(name: "CMallocInfo"),
 
@@ -63,7 +82,8 @@ let package = Package(
 
         // Fuzzing (Scripts/fuzz.sh builds these with -sanitize=fuzzer -D FUZZING; plain builds replay inputs).
         .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
-        .executableTarget(name: "fuzz-stored-commands", dependencies: ["CommandStore", "CommandKit", "FuzzSupport"]),
+        .executableTarget(
+            name: "fuzz-stored-commands", dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit", "FuzzSupport"]),
         .executableTarget(name: "fuzz-cli-arguments", dependencies: ["AlbumsApp", "FuzzSupport"]),
         .executableTarget(name: "fuzz-album-import", dependencies: ["AlbumLibrary", "FuzzSupport"]),
 
@@ -74,27 +94,51 @@ let package = Package(
         .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
         .testTarget(
             name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit", "launchkit-fixture", "TestSupport"]),
-        .testTarget(
-            name: "CommandStoreTests",
-            dependencies: ["CommandStore", "CommandKit", "commandstore-crash-child", "TestSupport"]
+        // LaunchKit and swift-service-lifecycle, both ways; empty unless the trait is enabled.
+        .target(
+            name: "LaunchKitServiceLifecycle",
+            dependencies: ["LaunchKit"] + serviceLifecycleProducts(["ServiceLifecycle", "Logging"])
         ),
         .testTarget(
-            name: "AlbumLibraryTests", dependencies: ["AlbumLibrary", "CommandStore", "CommandKit", "TestSupport"]),
+            name: "LaunchKitServiceLifecycleTests",
+            dependencies: ["LaunchKitServiceLifecycle", "LaunchKit"]
+                + serviceLifecycleProducts([
+                    "ServiceLifecycle", "ServiceLifecycleTestKit", "Logging", "InMemoryLogging",
+                ])
+        ),
+        .testTarget(
+            name: "CommandStoreTests",
+            dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit", "commandstore-crash-child", "TestSupport"]
+        ),
+        .testTarget(
+            name: "AlbumLibraryTests",
+            dependencies: ["AlbumLibrary", "SQLiteDatabase", "CommandStore", "CommandKit", "TestSupport"]),
         // Reliability and security suite: fuzz replays, damaged files, permissions, SQL safety (RELIABILITY.md).
         .testTarget(
             name: "ReliabilityTests",
             dependencies: [
-                "CommandStore", "CommandKit", "AlbumLibrary", "albums",
+                "SQLiteDatabase", "CommandStore", "CommandKit", "AlbumLibrary", "albums",
                 "fuzz-stored-commands", "fuzz-cli-arguments", "fuzz-album-import", "TestSupport",
             ]
         ),
         // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
-        .testTarget(name: "AlbumsAppTests", dependencies: ["AlbumsApp", "AlbumLibrary", "albums", "TestSupport"]),
+        .testTarget(
+            name: "AlbumsAppTests",
+            dependencies: ["AlbumsApp", "AlbumLibrary", "SQLiteDatabase", "albums", "TestSupport"]),
         // The code the DocC articles show that is test code (Testing Code That Uses CommandKit).
         .testTarget(name: "DocumentationExamplesTests", dependencies: ["CommandKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
+
+/// Products of swift-service-lifecycle / swift-log, used only when `ServiceLifecycleIntegration` is on.
+func serviceLifecycleProducts(_ names: [String]) -> [Target.Dependency] {
+    names.map { name in
+        .product(
+            name: name, package: name.hasSuffix("Logging") ? "swift-log" : "swift-service-lifecycle",
+            condition: .when(traits: ["ServiceLifecycleIntegration"]))
+    }
+}
 
 // One set of strict settings for every Swift target; each line says why.
 for target in package.targets where target.type != .system {

@@ -13,13 +13,14 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 Scripts/offline-mirrors.sh
 
-modules=(CommandKit LaunchKit CommandStore AlbumLibrary)
+modules=(CommandKit LaunchKit LaunchKitServiceLifecycle SQLiteDatabase CommandStore AlbumLibrary)
 [ "$#" -gt 0 ] && modules=("$@")
 out=.build-docs
 
-# Libraries, executables and Snippets/, with warnings as errors.
-swift build -Xswiftc -warnings-as-errors
-modules_dir="$(swift build --show-bin-path -Xswiftc -warnings-as-errors)/Modules"
+# Libraries, executables and Snippets/, with warnings as errors; the trait as in Scripts/test.sh.
+traits=(--traits ServiceLifecycleIntegration)
+swift build -Xswiftc -warnings-as-errors "${traits[@]}"
+modules_dir="$(swift build --show-bin-path -Xswiftc -warnings-as-errors "${traits[@]}")/Modules"
 triple="$(swiftc -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -n 1)"
 sdk=()
 if command -v xcrun >/dev/null; then sdk=(-sdk "$(xcrun --show-sdk-path)"); fi
@@ -36,7 +37,7 @@ for module in "${modules[@]}"; do
     rm -rf "$graphs" && mkdir -p "$graphs"
     swift-symbolgraph-extract -module-name "$module" -target "$triple" ${sdk[@]+"${sdk[@]}"} \
         -I "$modules_dir" -I Sources/CSQLite \
-        -minimum-access-level public -output-dir "$graphs"
+        -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs"
 
     "$out/check-docs" "$module" "$catalog" "$graphs"
 

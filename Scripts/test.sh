@@ -4,5 +4,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 Scripts/offline-mirrors.sh
 
-swift build --build-tests -Xswiftc -warnings-as-errors "$@"
-swift test --skip-build --parallel "$@"
+# The opt-in trait builds and tests LaunchKitServiceLifecycle too (on swift-service-lifecycle).
+traits=(--traits ServiceLifecycleIntegration)
+swift build --build-tests -Xswiftc -warnings-as-errors "${traits[@]}" "$@"
+swift test --skip-build --parallel "${traits[@]}" "$@"

@@ -2,6 +2,7 @@
 // (CommandStore.docc/Articles/PersistingCommands.md).
 import CommandStore
 import Foundation
+import SQLiteDatabase
 
 // MARK: A receiver that keeps its state in the database
 

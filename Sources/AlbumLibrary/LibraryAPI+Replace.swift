@@ -1,5 +1,5 @@
-import CommandStore
 import Foundation
+import SQLiteDatabase
 
 extension LibraryAPI {
     /// Moves every album, in order, into the `replaced_album` table under `batch`.
@@ -35,5 +35,12 @@ extension LibraryAPI {
             [last, Self.keyGap, batch.uuidString]
         )
         try database.execute("DELETE FROM replaced_album WHERE batch = ?", [batch.uuidString])
+    }
+
+    /// Deletes what a replacement keeps outside the library: the albums it set aside (while done)
+    /// or its new albums, staged again (while undone).
+    func discardReplacement(_ batch: UUID) throws {
+        try database.execute("DELETE FROM replaced_album WHERE batch = ?", [batch.uuidString])
+        try database.execute("DELETE FROM import_batch WHERE batch = ?", [batch.uuidString])
     }
 }

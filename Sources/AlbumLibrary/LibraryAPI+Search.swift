@@ -1,5 +1,5 @@
-import CommandStore
 import Foundation
+import SQLiteDatabase
 
 extension LibraryAPI {
     /// The albums that match a search, in an order, each with its position in the library.

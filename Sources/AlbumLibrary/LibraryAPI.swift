@@ -1,5 +1,6 @@
-public import CommandStore
+import CommandStore
 public import Foundation
+public import SQLiteDatabase
 
 /// The album library's facade: the receiver every album command works on.
 ///

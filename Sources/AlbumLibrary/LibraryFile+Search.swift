@@ -1,4 +1,4 @@
-import CommandStore
+import SQLiteDatabase
 
 extension LibraryFile {
     /// Schema version 3: the search column and its full-text index, the title index, and the

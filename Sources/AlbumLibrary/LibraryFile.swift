@@ -1,5 +1,6 @@
-public import CommandStore
+import CommandStore
 import Foundation
+public import SQLiteDatabase
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 public import CommandStore
 public import Foundation
+public import SQLiteDatabase
 
 /// An open album library: its albums (``library``) and its durable undo history.
 ///

@@ -2,6 +2,7 @@ import AlbumLibrary
 import CommandStore
 import Foundation
 import LaunchKit
+import SQLiteDatabase
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import SQLiteDatabase
 
 /// A pause inside every write transaction, for the tests of races between processes.
 ///

@@ -1,4 +1,4 @@
-internal import CSQLite
+public import SQLiteDatabase
 
 #if canImport(Glibc)
 import Glibc
@@ -37,7 +37,7 @@ extension Database {
     /// let db = try Database.openStore(path: path, schemas: [albumsSchema], configuration: configuration)
     /// ```
     ///
-    /// Corruption in pages that opening does not read is reported later, as a ``DatabaseError`` with
+    /// Corruption in pages that opening does not read is reported later, as a `DatabaseError` with
     /// code `corrupt` naming the file, by the statement that reads them; ``checkIntegrity()`` reads all.
     ///
     /// - Parameters:
@@ -47,7 +47,7 @@ extension Database {
     /// - Returns: An open connection to the migrated store.
     /// - Throws: ``StoreError`` for the cases above (`notADatabase`, `corruptDatabase`,
     ///   `foreignDatabase` for an SQLite file CommandStore did not create or a store of another
-    ///   application, `newerSchema`), ``DatabaseError`` for SQLite failures, or what a migration
+    ///   application, `newerSchema`), `DatabaseError` for SQLite failures, or what a migration
     ///   throws (after rolling the whole upgrade back).
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/uri.html> (`immutable`),
@@ -103,7 +103,7 @@ extension Database {
     ///
     /// - Complexity: O(size of the database): for a maintenance command, not for every open.
     /// - Throws: ``StoreError`` with code ``StoreError/Code/corruptDatabase`` naming the file and
-    ///   SQLite's findings, or a ``DatabaseError``.
+    ///   SQLite's findings, or a `DatabaseError`.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_integrity_check>
     public func checkIntegrity() throws {
@@ -124,7 +124,7 @@ extension Database {
     /// The version recorded for a schema in this store, or `nil` if it was never migrated here.
     ///
     /// - Parameter identifier: The schema's identifier.
-    /// - Throws: ``DatabaseError``.
+    /// - Throws: `DatabaseError`.
     public func schemaVersion(of identifier: String) throws -> Int? {
         try fetchOne("SELECT version FROM \(StoreSchema.versionTable) WHERE identifier = ?", [identifier])?
             .decode(Int.self, at: 0)
@@ -140,7 +140,13 @@ extension Database {
             guard seen.insert(schema.identifier).inserted else {
                 throw StoreError(.invalidSchema, "schema \(schema.identifier) is given twice")
             }
-            try schema.validate()
+            for (offset, migration) in schema.migrations.enumerated() where migration.version != offset + 1 {
+                throw StoreError(
+                    .invalidSchema,
+                    "schema \(schema.identifier): migration \"\(migration.name)\" has version \(migration.version), "
+                        + "expected \(offset + 1)"
+                )
+            }
         }
     }
 
@@ -209,11 +215,11 @@ extension Database {
             let before = FileSystem.stamp(of: path)
             do {
                 // `immutable=1`: no locks, no -wal/-shm, no journal recovery, nothing written.
-                try inspect(path: path, schemas: schemas, query: "immutable=1", busyTimeout: nil)
+                try inspect(path: path, schemas: schemas, mode: .immutable, busyTimeout: nil)
                 return
             } catch let error as StoreError where error.code == .corruptDatabase || error.code == .notADatabase {
                 if FileSystem.exists(path + "-wal") || FileSystem.stamp(of: path) != before {
-                    return try inspect(path: path, schemas: schemas, query: "mode=ro", busyTimeout: busyTimeout)
+                    return try inspect(path: path, schemas: schemas, mode: .readOnly, busyTimeout: busyTimeout)
                 }
                 looks += 1
                 // Real damage costs three quick looks; a torn one is gone by the next.
@@ -223,15 +229,12 @@ extension Database {
     }
 
     /// One look at the file through a read-only connection opened with the given URI query.
-    private static func inspect(path: String, schemas: [Schema], query: String, busyTimeout: Duration?) throws {
-        let uri = "file:" + percentEncoded(path) + "?" + query
-        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let connection: Connection
-        connection = try classifying(path) { try openConnection(path: uri, flags: flags, reportedPath: path) }
-        if let busyTimeout, let handle = connection.handle {
-            sqlite3_busy_timeout(handle, Int32(clamping: busyTimeout.milliseconds))
+    private static func inspect(
+        path: String, schemas: [Schema], mode: InspectionMode, busyTimeout: Duration?
+    ) throws {
+        let db = try classifying(path) {
+            try Database.openForInspection(path: path, mode: mode, busyTimeout: busyTimeout)
         }
-        let db = Database(inspecting: connection, path: path)
         defer { db.close() }
         // Reading the schema reads page 1 and the schema table: a non-database or damaged header fails here.
         let hasVersionTable = try classifying(path) {
@@ -302,12 +305,8 @@ extension Database {
     /// - Complexity: O(size of the database) when a log exists (`PRAGMA quick_check`); O(1) otherwise.
     private static func inspectLog(path: String, busyTimeout: Duration) throws {
         guard let size = FileSystem.size(of: path + "-wal"), size > 0 else { return }
-        let uri = "file:" + percentEncoded(path) + "?mode=ro"
-        let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let connection = try openConnection(path: uri, flags: flags, reportedPath: path)
-        let db = Database(inspecting: connection, path: path)
+        let db = try Database.openForInspection(path: path, mode: .readOnly, busyTimeout: busyTimeout)
         defer { db.close() }
-        if let handle = connection.handle { sqlite3_busy_timeout(handle, Int32(clamping: busyTimeout.milliseconds)) }
         let findings: [String]
         do {
             findings = try db.fetchAll("PRAGMA quick_check").map { try $0.decode(String.self, at: 0) }
@@ -326,7 +325,7 @@ extension Database {
         }
     }
 
-    /// Runs `body`, turning a bad-file ``DatabaseError`` into a ``StoreError``.
+    /// Runs `body`, turning a bad-file `DatabaseError` into a ``StoreError``.
     private static func classifying<Value>(_ path: String, _ body: () throws -> Value) throws -> Value {
         do {
             return try body()
@@ -379,26 +378,4 @@ extension Database {
         // EEXIST: another process created the store first; we open theirs.
     }
 
-    private static func percentEncoded(_ path: String) -> String {
-        var encoded = ""
-        for byte in path.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "_"),
-                UInt8(ascii: "."), UInt8(ascii: "~"):
-                encoded.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return encoded
-    }
-}
-
-extension Duration {
-    /// The duration in whole milliseconds, as SQLite's busy timeout takes it.
-    var milliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
-    }
 }

@@ -1,4 +1,5 @@
 public import CommandKit
+public import SQLiteDatabase
 
 /// An undo history stored in SQLite with the receiver's data: each step commits atomically, and
 /// the whole undo/redo state survives the process.
@@ -27,7 +28,7 @@ public import CommandKit
 /// transaction rolls back the receiver's writes with the history's, and in-memory copies the
 /// receiver made during the call would then be stale.
 ///
-/// A `DurableHistory` is not `Sendable`: it lives in the isolation domain of its ``Database``.
+/// A `DurableHistory` is not `Sendable`: it lives in the isolation domain of its `Database`.
 public final class DurableHistory<Receiver> {
     /// The connection the history and its receiver write through.
     public let database: Database
@@ -63,11 +64,11 @@ public final class DurableHistory<Receiver> {
     /// texts), whatever the history's length.
     ///
     /// - Parameters:
-    ///   - database: A connection opened with ``Database/openStore(path:schemas:configuration:)``.
+    ///   - database: A connection opened with `Database/openStore(path:schemas:configuration:)`.
     ///   - receiver: What the commands run against.
     ///   - registry: The command types stored in this history.
     /// - Throws: ``StoreError`` when the database has no history tables, or when an entry next to
-    ///   the index has an unknown kind or does not decode; ``DatabaseError`` from SQLite.
+    ///   the index has an unknown kind or does not decode; `DatabaseError` from SQLite.
     /// - Complexity: O(1) in the number of entries.
     public init(database: Database, receiver: Receiver, registry: CommandRegistry<Receiver>) throws {
         self.database = database
@@ -151,7 +152,7 @@ public final class DurableHistory<Receiver> {
     ///
     /// - Parameter position: A position in `0..<count`.
     /// - Returns: The entry's ``PersistentCommand/text``, or the macro's text.
-    /// - Throws: ``StoreError`` when the entry's row is missing or damaged, or a ``DatabaseError``.
+    /// - Throws: ``StoreError`` when the entry's row is missing or damaged, or a `DatabaseError`.
     /// - Complexity: O(1): one indexed row, its payload left unread.
     /// - Precondition: `position` is in `0..<count`.
     public func text(at position: Int) throws -> String {
@@ -168,7 +169,7 @@ public final class DurableHistory<Receiver> {
     /// - Returns: The entry's record.
     /// - Throws: ``StoreError`` with code ``StoreError/Code/historyChanged`` when another process
     ///   has shortened the history below `position`, ``StoreError/Code/corruptDatabase`` when the
-    ///   entry's row is missing or damaged, or a ``DatabaseError``.
+    ///   entry's row is missing or damaged, or a `DatabaseError`.
     /// - Complexity: O(1): one indexed row, its payload left unread.
     public func record(at position: Int) throws -> HistoryRecord {
         try readCommitted {
@@ -188,7 +189,7 @@ public final class DurableHistory<Receiver> {
     /// The history first rereads what other processes committed, so the records and the index
     /// describe one committed state.
     /// - Returns: The records (`count` of them) and the number of entries done.
-    /// - Throws: ``StoreError`` when an entry's row is missing or damaged, or a ``DatabaseError``.
+    /// - Throws: ``StoreError`` when an entry's row is missing or damaged, or a `DatabaseError`.
     /// - Complexity: O(count): each entry's row is read without its payload.
     public func records() throws -> (records: [HistoryRecord], index: Int) {
         try readCommitted {
@@ -259,7 +260,7 @@ public final class DurableHistory<Receiver> {
     /// - Parameter command: The command; it must be registered in ``registry`` to be read back.
     /// - Returns: The command as it ran: what its `redo(on:)` recorded (a new row's id, the album
     ///   it deleted) is there.
-    /// - Throws: What the command throws, or a ``DatabaseError``; either way nothing is recorded and
+    /// - Throws: What the command throws, or a `DatabaseError`; either way nothing is recorded and
     ///   the receiver's writes are rolled back.
     /// - Complexity: O(1) database statements, plus the size of a dropped redo tail.
     @discardableResult
@@ -281,7 +282,7 @@ public final class DurableHistory<Receiver> {
     ///
     /// - Parameter makeCommand: Makes the command; it may read (and write) through ``database``.
     /// - Returns: The command as it ran.
-    /// - Throws: What `makeCommand` or the command throws, or a ``DatabaseError``; nothing is then
+    /// - Throws: What `makeCommand` or the command throws, or a `DatabaseError`; nothing is then
     ///   recorded and every write of the call is rolled back.
     @discardableResult
     public func push<Command: PersistentCommand>(_ makeCommand: () throws -> Command) throws -> Command
@@ -297,14 +298,14 @@ public final class DurableHistory<Receiver> {
     ///
     /// The step is the last one as committed when the transaction begins, whichever process
     /// recorded it. Does nothing at index 0 or while a macro is open.
-    /// - Throws: What a command throws, or a ``DatabaseError``; the whole step is then rolled back.
+    /// - Throws: What a command throws, or a `DatabaseError`; the whole step is then rolled back.
     public func undo() throws {
         try perform(.undo) { engine in try engine.undo() }
     }
 
     /// Redoes one step, in one transaction. Does nothing at the top or while a macro is open.
     ///
-    /// - Throws: What a command throws, or a ``DatabaseError``; the whole step is then rolled back.
+    /// - Throws: What a command throws, or a `DatabaseError`; the whole step is then rolled back.
     public func redo() throws {
         try perform(.redo) { engine in try engine.redo() }
     }
@@ -331,7 +332,7 @@ public final class DurableHistory<Receiver> {
     ///   not `expected` (its message names the step that is last now),
     ///   ``StoreError/Code/nothingToUndo`` when fewer than `steps` steps can be undone,
     ///   ``StoreError/Code/macroState`` while a macro is open; what a command throws; a
-    ///   ``DatabaseError``. In every case nothing is undone.
+    ///   `DatabaseError`. In every case nothing is undone.
     /// - Complexity: O(k) for the k entries of the undone steps.
     @discardableResult
     public func undo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
@@ -371,7 +372,7 @@ public final class DurableHistory<Receiver> {
     /// - Throws: ``StoreError`` with code ``StoreError/Code/historyChanged`` when the next step is
     ///   not `expected`, ``StoreError/Code/nothingToRedo`` when fewer than `steps` steps can be
     ///   redone, ``StoreError/Code/macroState`` while a macro is open; what a command throws; a
-    ///   ``DatabaseError``. In every case nothing is redone.
+    ///   `DatabaseError`. In every case nothing is redone.
     /// - Complexity: O(k) for the k entries of the redone steps.
     @discardableResult
     public func redo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
@@ -421,7 +422,7 @@ public final class DurableHistory<Receiver> {
     /// Undoes or redoes entry by entry to `index` (clamped to `0...count`), in one transaction.
     ///
     /// - Parameter index: The target index.
-    /// - Throws: What a command throws, or a ``DatabaseError``; the whole jump is then rolled back.
+    /// - Throws: What a command throws, or a `DatabaseError`; the whole jump is then rolled back.
     /// - Complexity: O(|index − current index|) entries run.
     public func setIndex(_ index: Int) throws {
         try perform(.jump) { engine in try engine.setIndex(index) }
@@ -432,7 +433,7 @@ public final class DurableHistory<Receiver> {
     /// The outermost macro opens a transaction (a savepoint if you already hold one) that stays open
     /// until its ``endMacro()``: a crash before then loses the whole macro, never part of it.
     /// - Parameter text: The step's text.
-    /// - Throws: A ``DatabaseError`` when the transaction cannot start.
+    /// - Throws: A `DatabaseError` when the transaction cannot start.
     public func beginMacro(_ text: String) throws {
         switch activity {
         case .idle:
@@ -472,7 +473,7 @@ public final class DurableHistory<Receiver> {
     /// Closes the innermost macro; closing the outermost one records it and commits its transaction.
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/macroState`` when no macro is open, or a
-    ///   ``DatabaseError`` from the commit (the whole macro is then rolled back).
+    ///   `DatabaseError` from the commit (the whole macro is then rolled back).
     public func endMacro() throws {
         switch activity {
         case .idle:
@@ -512,14 +513,14 @@ public final class DurableHistory<Receiver> {
 
     /// Marks the current index clean ("document saved"). Ignored while a macro is open.
     ///
-    /// - Throws: A ``DatabaseError``.
+    /// - Throws: A `DatabaseError`.
     public func setClean() throws {
         try perform(.setClean) { engine in try engine.setClean() }
     }
 
     /// Forgets the clean index: no state is clean any more.
     ///
-    /// - Throws: A ``DatabaseError``.
+    /// - Throws: A `DatabaseError`.
     public func resetClean() throws {
         try perform(.resetClean) { engine in try engine.resetClean() }
     }
@@ -528,7 +529,7 @@ public final class DurableHistory<Receiver> {
     ///
     /// The limit is stored with the history and restored at open.
     /// - Parameter limit: The new limit.
-    /// - Throws: A ``DatabaseError``.
+    /// - Throws: A `DatabaseError`.
     /// - Complexity: O(k) for k deleted entries.
     public func setUndoLimit(_ limit: Int) throws {
         try perform(.setUndoLimit) { engine in
@@ -540,7 +541,7 @@ public final class DurableHistory<Receiver> {
     /// Removes every entry without running them; the empty history is clean.
     ///
     /// - Throws: ``StoreError`` with code ``StoreError/Code/macroState`` while a macro is open (its
-    ///   transaction must end first), or a ``DatabaseError``.
+    ///   transaction must end first), or a `DatabaseError`.
     public func clear() throws {
         if case .macro = activity {
             throw StoreError(.macroState, "clear() while a macro is open: end it first", path: database.path)
@@ -552,7 +553,7 @@ public final class DurableHistory<Receiver> {
     ///
     /// Call it after rolling back a transaction of your own that enclosed history calls: the history
     /// then forgets what those calls did.
-    /// - Throws: ``StoreError`` or ``DatabaseError`` as ``init(database:receiver:registry:)``.
+    /// - Throws: ``StoreError`` or `DatabaseError` as ``init(database:receiver:registry:)``.
     public func reload() throws {
         switch activity {
         case .idle, .macro: break
@@ -571,7 +572,7 @@ public final class DurableHistory<Receiver> {
     /// the write lock, so nothing can have changed, and it returns `false`.
     ///
     /// - Returns: Whether the history reread its state.
-    /// - Throws: ``StoreError`` or ``DatabaseError`` as ``init(database:receiver:registry:)``, or
+    /// - Throws: ``StoreError`` or `DatabaseError` as ``init(database:receiver:registry:)``, or
     ///   ``StoreError/Code/macroState`` when called from inside a running history call.
     /// - Complexity: O(1).
     @discardableResult

@@ -1,9 +1,10 @@
 public import Foundation
+import SQLiteDatabase
 
 /// A reversible command that can be stored, decoded in a later process, and run against a receiver.
 ///
 /// The command holds only data (it is `Codable`); the receiver it works on (the album library) is
-/// handed to ``redo(on:)`` and ``undo(on:)``, and writes its own data through the same ``Database`` as
+/// handed to ``redo(on:)`` and ``undo(on:)``, and writes its own data through the same `Database` as
 /// the history, so ``DurableHistory`` commits the change and its history record together.
 ///
 /// A command type is stored under its ``kind``, a stable name that must never change, and its
@@ -33,7 +34,7 @@ public import Foundation
 /// ``decode(_:version:)`` decodes JSON of the current version only. The semantics of each are those
 /// of CommandKit's `UndoCommand`.
 public protocol PersistentCommand<Receiver>: Codable, SendableMetatype {
-    /// What the command works on (typically a class or a struct that writes through a ``Database``).
+    /// What the command works on (typically a class or a struct that writes through a `Database`).
     associatedtype Receiver
 
     /// The stable name the command is stored under (`"albums.delete"`). Never change it.
@@ -59,7 +60,7 @@ public protocol PersistentCommand<Receiver>: Codable, SendableMetatype {
 
     /// Applies the change to the receiver. Called once when pushed, and again on each redo.
     ///
-    /// Write the receiver's data through the history's ``Database``: the write then commits or
+    /// Write the receiver's data through the history's `Database`: the write then commits or
     /// rolls back together with the history record. A command that throws leaves nothing behind.
     mutating func redo(on receiver: Receiver) throws
 

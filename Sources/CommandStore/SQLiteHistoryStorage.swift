@@ -1,5 +1,6 @@
 internal import CommandKit
 import Foundation
+import SQLiteDatabase
 
 /// The shared engine's `HistoryStorage` on SQLite: one row per entry, and a one-row header table.
 ///
@@ -95,8 +96,12 @@ final class SQLiteHistoryStorage: HistoryStorage {
     private let selectHeader: Statement
     /// The file's data version when the header was last read, or after our last commit.
     @exclusivity(unchecked) private var dataVersion: UInt32?
-    /// Starts (and ends) a read transaction, which is when SQLite notices other connections' commits.
+    /// `PRAGMA data_version`: it changes with other connections' commits only (not this one's,
+    /// nor the application's own writes beside the history), and running it starts a read
+    /// transaction, which is when SQLite notices those commits.
     private let pollDataVersion: Statement
+    /// What `pollDataVersion` returned when the header was last read.
+    @exclusivity(unchecked) private var otherConnectionsVersion: Int64?
     private let selectNewestSequence: Statement
     private let updateHeader: Statement
     /// Every column of an entry row but its payload.
@@ -109,6 +114,9 @@ final class SQLiteHistoryStorage: HistoryStorage {
     private let deleteOne: Statement
     private let shiftDownStart: Statement
     private let shiftDownFinish: Statement
+    /// The rows in a range whose commands have a discard action, or are macros that may hold one;
+    /// `nil` when no registered kind has one (then removing entries reads nothing).
+    private let selectDiscarding: Statement?
 
     init(database: Database, commands: BoundCommandDecoder) throws {
         self.database = database
@@ -164,6 +172,20 @@ final class SQLiteHistoryStorage: HistoryStorage {
         shiftDownFinish = try database.prepare(
             "UPDATE commandstore_history_entry SET sequence = -sequence - 1 WHERE sequence < 0"
         )
+        let discarding = commands.discardingKinds
+        // One bound `?` per kind: the kinds themselves are bound, never spelled into the SQL.
+        let placeholders = Array(repeating: "?", count: discarding.count).joined(separator: ", ")
+        selectDiscarding =
+            discarding.isEmpty
+            ? nil
+            : try database.prepare(
+                """
+                SELECT sequence, kind, version, payload FROM commandstore_history_entry
+                WHERE sequence >= ? AND sequence < ?
+                AND (kind IS NULL OR kind IN (\(placeholders)))
+                ORDER BY sequence
+                """
+            )
         try reload()
     }
 
@@ -181,27 +203,27 @@ final class SQLiteHistoryStorage: HistoryStorage {
     /// - Returns: Whether it reread (another connection committed since the last read).
     @discardableResult
     func reloadIfChangedElsewhere() throws -> Bool {
-        let current = try database.connection.dataVersion()
+        let current = try database.dataVersion()
         guard current != dataVersion else { return false }
         try reload()
         return true
     }
 
-    /// Whether another connection has committed since the header was last read, checked outside
-    /// any transaction: a one-row statement starts and ends a read transaction (SQLite counts other
-    /// connections' commits only then), and the file's data version is compared.
+    /// Whether another connection has committed since the header was last read: one statement,
+    /// `PRAGMA data_version`, which outside a transaction starts and ends a read transaction of
+    /// its own. This connection's own commits (the application writing beside the history) do not
+    /// count, so an idle view that writes its own state never rereads for it.
     ///
     /// - Complexity: O(1): no table is read. Cheap enough to call ten times a second while a view
     ///   is open (BENCHMARKS.md, "Live changes").
     func changedElsewhere() throws -> Bool {
-        _ = try pollDataVersion.fetchOne()
-        return try database.connection.dataVersion() != dataVersion
+        try pollDataVersion.fetchOne()?.decode(Int64.self, at: 0) != otherConnectionsVersion
     }
 
     /// Records the data version our own commit left (call right after it, before any other
     /// transaction: a transaction is when another connection's commits are counted).
     func noteCommitted() {
-        dataVersion = try? database.connection.dataVersion()
+        dataVersion = try? database.dataVersion()
     }
 
     /// Rereads the header and forgets decoded entries (after a rollback, or at open).
@@ -219,8 +241,10 @@ final class SQLiteHistoryStorage: HistoryStorage {
         }
         forgetCachedEntries { _ in true }
         headerIsDirty = false
-        // Read before the header: a change counted by the reads below then shows next time.
-        dataVersion = try database.connection.dataVersion()
+        // Read before the header: a change counted by the reads below then shows next time. The
+        // pragma's statement also starts the read transaction (deferred until the first read).
+        otherConnectionsVersion = try pollDataVersion.fetchOne()?.decode(Int64.self, at: 0)
+        dataVersion = try database.dataVersion()
         guard let row = try selectHeader.fetchOne() else {
             throw StoreError(
                 .corruptDatabase,
@@ -489,8 +513,42 @@ final class SQLiteHistoryStorage: HistoryStorage {
         return result
     }
 
+    /// Runs the discard actions (``CommandRegistry/register(_:whenDiscarded:)``) of the entries at
+    /// sequences `first ..< end`, which are about to be removed, macros' children included.
+    private func discardEntries(from first: Int64, upTo end: Int64) throws {
+        guard let selectDiscarding, first < end else { return }
+        let arguments: [any DatabaseValueConvertible] = [first, end] + commands.discardingKinds
+        for row in try selectDiscarding.fetchAll(arguments) {
+            let sequence = try row.decode(Int64.self, at: 0)
+            let context = "\(database.path): history entry \(Int(sequence - base)) (sequence \(sequence))"
+            guard case .blob(let payload) = row[3] else {
+                throw StoreError(.corruptDatabase, "\(context) has no data to discard", path: database.path)
+            }
+            guard let kind = try row.decode(String?.self, at: 1) else {
+                let children = try decoder.decode([StoredEntry].self, from: payload)
+                try discard(children, context: context)
+                continue
+            }
+            try commands.discard(
+                kind: kind, version: try row.decode(Int.self, at: 2), payload: payload, context: context)
+        }
+    }
+
+    /// Runs the discard actions of a macro's children, nested macros included.
+    private func discard(_ children: [StoredEntry], context: String) throws {
+        for child in children {
+            guard let payload = child.payload else { continue }
+            if let kind = child.kind {
+                try commands.discard(kind: kind, version: child.version, payload: payload, context: context)
+            } else {
+                try discard(try decoder.decode([StoredEntry].self, from: payload), context: context)
+            }
+        }
+    }
+
     func removeEntries(from position: Int) throws {
         let first = sequence(at: position)
+        try discardEntries(from: first, upTo: sequence(at: count))
         try deleteFrom.execute([first])
         forgetCachedEntries { $0 >= first }
         count = position
@@ -499,6 +557,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
 
     func removeFirstEntries(_ k: Int) throws {
         let newBase = sequence(at: k)
+        try discardEntries(from: base, upTo: newBase)
         try deleteBefore.execute([newBase])
         forgetCachedEntries { $0 < newBase }
         base = newBase

@@ -1,6 +1,8 @@
+public import SQLiteDatabase
+
 /// An error about a CommandStore file or history: a stable ``code``, a message naming the file.
 ///
-/// SQLite's own failures are ``DatabaseError``s; a `StoreError` is raised when the file or its
+/// SQLite's own failures are `DatabaseError`s; a `StoreError` is raised when the file or its
 /// contents are not what a CommandStore database must be. Match the code to react:
 ///
 /// ```swift
@@ -55,9 +57,6 @@ public struct StoreError: Error, Sendable, Hashable {
         public static let nothingToUndo = Code(rawValue: "nothingToUndo")
         /// Fewer steps can be redone than were asked for (``DurableHistory/redo(steps:expecting:)``).
         public static let nothingToRedo = Code(rawValue: "nothingToRedo")
-        /// SQLite kept reporting a stale snapshot or a lock after the bounded retries: other
-        /// connections kept changing the file. Nothing was done; the call can be retried.
-        public static let busy = Code(rawValue: "busy")
     }
 
     /// What kind of problem it is.

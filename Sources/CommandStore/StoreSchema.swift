@@ -1,3 +1,5 @@
+import SQLiteDatabase
+
 /// The store's own tables, and how a file proves it is a CommandStore database.
 enum StoreSchema {
     /// `PRAGMA application_id` of every CommandStore file: "CmdK" in ASCII.

@@ -1,19 +1,21 @@
-import Synchronization
-
 extension AppInvoker {
-    /// Shuts the app down: cancels a launch still running, then runs the shutdown steps of the
-    /// commands that started, in reverse dependency order, within ``shutdownDeadline``.
+    /// Shuts the app down: cancels a launch still running, then stops the running services and runs
+    /// the shutdown steps of the commands that started, in reverse dependency order.
     ///
-    /// Call it on normal termination. Steps run one at a time, each with its command's isolation; a
-    /// failing step is reported and the next still runs. Steps still running at the deadline are
-    /// reported as ``LaunchReport/TearDownEntry/Outcome/deadlineExceeded`` and left behind (cancelled).
-    /// Calling it again returns the same entries without running anything. A
+    /// Call it on normal termination. Steps run one at a time, each with its command's isolation and
+    /// within its own time limit (``ServiceCommand/stopTimeLimit``,
+    /// ``TearDownCommand/tearDownTimeLimit``, by default ``stepTimeLimit``). A service is first asked
+    /// to stop (its ``ServiceLifetime/waitForStopRequest()`` returns), then cancelled if it overruns.
+    /// A step that fails or overruns is reported, and the next step still runs: the database still
+    /// closes when the server before it hangs. If the whole shutdown takes longer than
+    /// ``shutdownDeadline``, or ``escalateShutdown()`` is called, it escalates (see
+    /// ``ShutdownEscalation``). Calling it again returns the same entries without running anything. A
     /// ``runUntilShutdown(signals:)`` in progress returns once the steps have run.
     ///
     /// - Returns: The shutdown steps that were due, in the order they ran.
     @discardableResult
     public func shutDown() async -> [LaunchReport.TearDownEntry] {
-        requestShutdown()
+        requestShutdown(.requested)
         switch lifecycle {
         case .idle:
             lifecycle = .ended
@@ -22,6 +24,7 @@ extension AppInvoker {
                 _ = machine!.skipUnstarted(at: clock.now())
             }
             resumeWaiters()
+            eventHub.finish()
             return []
         case .launching(let task):
             task.cancel()
@@ -36,28 +39,51 @@ extension AppInvoker {
         }
     }
 
-    /// Launches, then keeps the app running until a signal arrives, ``shutDown()`` is called, or the
-    /// calling task is cancelled; then shuts down gracefully.
+    /// Cuts the shutdown short: the step in progress is cancelled and no longer awaited, and the
+    /// steps still due run cancelled (services are cancelled, teardowns run in a cancelled task),
+    /// each within its own time limit.
+    ///
+    /// What a second SIGTERM or SIGINT does in ``runUntilShutdown(signals:)``. Starts the shutdown if
+    /// it has not started. The report's ``LaunchReport/escalation`` records it.
+    public func escalateShutdown() {
+        escalate(.requested)
+        if case .launched = lifecycle { Task { await self.shutDown() } }
+    }
+
+    /// Launches, then keeps the app running until a signal arrives, ``shutDown()`` is called, a
+    /// required service ends, or the calling task is cancelled; then shuts down gracefully.
     ///
     /// The signal handlers are installed (and registered) before the launch starts, and removed before
-    /// returning. A signal during the launch cancels it: running commands are
-    /// cancelled, unstarted ones skipped, started ones torn down.
+    /// returning. A signal during the launch cancels it: running commands are cancelled, unstarted
+    /// ones skipped, started ones torn down. A second signal during the shutdown escalates it (see
+    /// ``escalateShutdown()``).
+    ///
+    /// It returns the report only when a running app shut down as asked (a signal after readiness,
+    /// ``shutDown()``, cancellation). Otherwise it throws, after the shutdown steps ran, so that `main`
+    /// exits non-zero (``LaunchError/exitStatus``): ``LaunchError/Code/interrupted`` when a signal came
+    /// before the app was ready (exit status 128 + the signal), ``LaunchError/Code/serviceEnded``
+    /// when a required service ended or failed, and the launch's own errors.
     ///
     /// Once it returns, each signal acts as it did before the call: its disposition (default action,
-    /// ignored, or the process's own handler) is restored, so a second SIGTERM after shutdown kills the
+    /// ignored, or the process's own handler) is restored, so a signal after shutdown kills the
     /// process. LaunchKit changes no thread's signal mask. Calls that overlap share the signals: the
     /// disposition comes back when the last of them returns.
     ///
     /// ```swift
-    /// let invoker = AppInvoker { DatabaseCommand(); ServerCommand() }
-    /// let report = try await invoker.runUntilShutdown()
-    /// print(report.table())
+    /// let invoker = AppInvoker { DatabaseService(); ServerService() }
+    /// do {
+    ///     let report = try await invoker.runUntilShutdown()
+    ///     print(report.table())                  // exit status 0
+    /// } catch let error as LaunchError {
+    ///     print(error.message)
+    ///     exit(error.exitStatus)                 // 143 after a SIGTERM during the launch
+    /// }
     /// ```
     ///
     /// - Parameter signals: The signals that shut the app down.
     /// - Returns: The launch report, shutdown steps and signal included.
-    /// - Throws: ``LaunchError`` when the graph is invalid or a required command fails (after the
-    ///   shutdown steps ran).
+    /// - Throws: ``LaunchError``: an invalid graph, a failed launch, an interrupted launch, or a
+    ///   required service that ended (each after the shutdown steps ran).
     @discardableResult
     public func runUntilShutdown(signals: [LaunchSignal] = [.terminate, .interrupt]) async throws -> LaunchReport {
         _ = try graphResult.get()
@@ -77,49 +103,76 @@ extension AppInvoker {
     private func runUntilShutdownRequest(listening listener: SignalListener) async throws -> LaunchReport {
         let stream = listener.signals
         let watcher = Task {
-            for await signal in stream {
-                self.receive(signal)
-                return
-            }
+            for await signal in stream { self.receive(signal) }
         }
         defer { watcher.cancel() }
 
         // A signal between installing the handlers and here: shut down without launching.
         guard !shutdownRequested else {
             await shutDown()
-            return makeReport()!
+            return try reportUnlessInterrupted()
         }
         do {
             try await withTaskCancellationHandler {
                 _ = try await run()
             } onCancel: {
-                Task { await self.requestShutdown() }
+                Task { await self.requestShutdown(.requested) }
             }
         } catch LaunchError.Code.cancelled where shutdownRequested || Task.isCancelled {
-            return makeReport()!
+            return try reportUnlessInterrupted()
         }
         await withTaskCancellationHandler {
             await waitForShutdownRequest()
         } onCancel: {
-            Task { await self.requestShutdown() }
+            Task { await self.requestShutdown(.requested) }
         }
         await shutDown()
+        if let error = serviceEndedError(report: makeReport()) { throw error }
         return makeReport()!
     }
 
-    /// Handles a shutdown signal.
-    private func receive(_ signal: LaunchSignal) {
-        if shutdownSignal == nil { shutdownSignal = signal }
-        requestShutdown()
+    /// The report of a launch stopped before readiness, or the error when a signal stopped it.
+    private func reportUnlessInterrupted() throws(LaunchError) -> LaunchReport {
+        let report = makeReport()!
+        if let shutdownSignal, report.readyAt == nil {
+            throw LaunchError(
+                .interrupted, "the launch was interrupted by \(shutdownSignal) before the app was ready",
+                report: report, signal: shutdownSignal)
+        }
+        return report
     }
 
-    /// Marks shutdown as requested: cancels a running launch, wakes ``runUntilShutdown(signals:)``.
-    func requestShutdown() {
+    /// Handles a shutdown signal: the first shuts down, the next escalates.
+    private func receive(_ signal: LaunchSignal) {
+        guard !shutdownRequested else {
+            escalate(.signal(signal))
+            return
+        }
+        shutdownSignal = signal
+        requestShutdown(.signal(signal))
+    }
+
+    /// Marks shutdown as requested (the first cause wins): cancels a running launch, wakes
+    /// ``runUntilShutdown(signals:)``.
+    func requestShutdown(_ cause: ShutdownCause) {
+        if shutdownCause == nil {
+            shutdownCause = cause
+            eventHub.emit(LaunchEvent(time: clock.now(), id: nil, kind: .shuttingDown(cause)))
+        }
         shutdownRequested = true
         if case .launching(let task) = lifecycle { task.cancel() }
         let waiting = shutdownWaiters
         shutdownWaiters.removeAll()
         for continuation in waiting { continuation.resume() }
+    }
+
+    /// Escalates the shutdown once, and requests it if nothing had.
+    func escalate(_ reason: ShutdownEscalation.Reason) {
+        let time = clock.now()
+        if escalation.escalate(reason, at: time) {
+            eventHub.emit(LaunchEvent(time: time, id: nil, kind: .escalated(reason)))
+        }
+        requestShutdown(.requested)
     }
 
     private func waitForShutdownRequest() async {
@@ -141,107 +194,35 @@ extension AppInvoker {
             return entries
         }
         guard let machine else { return [] }
-        let steps: [TearDownStep] = machine.graph.topologicalOrder.reversed().compactMap { index in
+        var steps: [ShutdownStep] = []
+        for index in machine.graph.topologicalOrder.reversed() {
             let node = machine.graph.nodes[index]
-            guard machine.entries[index].outcome.didStart, let tearDown = node.tearDown else { return nil }
-            return TearDownStep(id: node.id, isolation: node.isolation, command: tearDown.command)
+            guard machine.entries[index].outcome.didStart else { continue }
+            if let runner = services[index], !runner.hasEnded {
+                steps.append(
+                    ShutdownStep(
+                        id: node.id, isolation: node.isolation,
+                        timeLimit: node.service?.stopTimeLimit ?? stepTimeLimit, action: .stop(runner)))
+            }
+            if let tearDown = node.tearDown {
+                steps.append(
+                    ShutdownStep(
+                        id: node.id, isolation: node.isolation,
+                        timeLimit: tearDown.command.tearDownTimeLimit ?? stepTimeLimit,
+                        action: .tearDown(tearDown.command)))
+            }
         }
-        let task = Task { [clock, context, shutdownDeadline] in
-            await Self.runTearDowns(steps, context: context, clock: clock, deadline: shutdownDeadline)
+        let task = Task { [clock, context, shutdownDeadline, escalation, eventHub] in
+            let entries = await ShutdownStep.run(
+                steps, context: context, clock: clock, deadline: shutdownDeadline, escalation: escalation,
+                events: eventHub)
+            eventHub.emit(LaunchEvent(time: clock.now(), id: nil, kind: .shutDown))
+            eventHub.finish()
+            return entries
         }
         tearDownTask = task
         let entries = await task.value
         tearDownEntries = entries
         return entries
-    }
-
-    /// One shutdown step to run.
-    struct TearDownStep: Sendable {
-        let id: LaunchID
-        let isolation: LaunchIsolation
-        let command: any TearDownCommand
-    }
-
-    /// Runs the steps in order against the deadline. Runs in a task of its own, so a cancelled caller
-    /// does not cut the shutdown short.
-    @concurrent
-    private static func runTearDowns(
-        _ steps: [TearDownStep], context: LaunchContext, clock: LaunchClock, deadline: Duration
-    ) async -> [LaunchReport.TearDownEntry] {
-        guard !steps.isEmpty else { return [] }
-        let progress = TearDownProgress(
-            steps.map {
-                LaunchReport.TearDownEntry(id: $0.id, isolation: $0.isolation, outcome: .notRun)
-            })
-        let outcome = await Race.run(until: clock.now() + deadline, clock: clock, whenDeadlinePasses: progress.freeze) {
-            for (position, step) in steps.enumerated() {
-                guard progress.begin(position, at: clock.now()) else { return }
-                do {
-                    switch step.isolation {
-                    case .concurrent: try await tearDownConcurrently(step.command, context: context)
-                    case .mainActor: try await tearDownOnMainActor(step.command, context: context)
-                    }
-                    progress.end(position, .succeeded, at: clock.now())
-                } catch {
-                    progress.end(position, .failed("\(error)"), at: clock.now())
-                }
-            }
-        }
-        _ = outcome
-        return progress.entries
-    }
-
-    @concurrent
-    private static func tearDownConcurrently(_ command: any TearDownCommand, context: LaunchContext) async throws {
-        try await command.tearDown(in: context)
-    }
-
-    @MainActor
-    private static func tearDownOnMainActor(_ command: any TearDownCommand, context: LaunchContext) async throws {
-        try await command.tearDown(in: context)
-    }
-}
-
-/// The shutdown steps' entries, shared between the steps' task and the deadline: once frozen at the
-/// deadline, late steps no longer change them.
-private final class TearDownProgress: Sendable {
-    private struct State {
-        var entries: [LaunchReport.TearDownEntry]
-        var frozen = false
-    }
-
-    private let state: Mutex<State>
-
-    init(_ entries: [LaunchReport.TearDownEntry]) {
-        state = Mutex(State(entries: entries))
-    }
-
-    var entries: [LaunchReport.TearDownEntry] { state.withLock { $0.entries } }
-
-    /// Records a step's start; returns `false` when the deadline has passed.
-    func begin(_ position: Int, at now: Duration) -> Bool {
-        state.withLock { state in
-            guard !state.frozen else { return false }
-            state.entries[position].startedAt = now
-            return true
-        }
-    }
-
-    func end(_ position: Int, _ outcome: LaunchReport.TearDownEntry.Outcome, at now: Duration) {
-        state.withLock { state in
-            guard !state.frozen else { return }
-            state.entries[position].outcome = outcome
-            state.entries[position].endedAt = now
-        }
-    }
-
-    /// Marks the step still running as over the deadline and stops recording.
-    func freeze() {
-        state.withLock { state in
-            state.frozen = true
-            for index in state.entries.indices where state.entries[index].startedAt != nil {
-                if state.entries[index].endedAt == nil { state.entries[index].outcome = .deadlineExceeded }
-            }
-        }
     }
 }

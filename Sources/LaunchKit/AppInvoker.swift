@@ -24,8 +24,14 @@ import Foundation
 /// ``LaunchError`` naming the failed and the skipped commands. An optional command's failure skips
 /// only its dependents.
 ///
-/// After a successful launch, ``shutDown()`` runs the shutdown steps of ``TearDownCommand``s in reverse
-/// dependency order; ``runUntilShutdown(signals:)`` does it on SIGTERM or SIGINT.
+/// A ``ServiceCommand`` (or ``LaunchService``) is long-running: its dependents start once it signals
+/// readiness, it keeps running after ``run()`` returns, and a required service that ends or throws
+/// while the app runs shuts the app down.
+///
+/// After a successful launch, ``shutDown()`` stops the services and runs the shutdown steps of
+/// ``TearDownCommand``s in reverse dependency order, each within its own time limit;
+/// ``runUntilShutdown(signals:)`` does it on SIGTERM or SIGINT, and a second signal escalates.
+/// ``events()`` streams what happens as it happens.
 public actor AppInvoker {
     /// The commands, in declaration order.
     public nonisolated let commands: [any AppCommand]
@@ -35,8 +41,11 @@ public actor AppInvoker {
     public nonisolated let context: LaunchContext
     /// The most commands that run at once.
     public nonisolated let maxConcurrency: Int
-    /// How long all shutdown steps together may take.
+    /// How long the whole shutdown may take before it escalates (see ``ShutdownEscalation``).
     public nonisolated let shutdownDeadline: Duration
+    /// The default time limit of each shutdown step: a service's stop
+    /// (``ServiceCommand/stopTimeLimit``) or a teardown (``TearDownCommand/tearDownTimeLimit``).
+    public nonisolated let stepTimeLimit: Duration
 
     /// The validated graph, or why it is invalid (thrown by `run()`, `plan()` and the waits).
     let graphResult: Result<LaunchGraph, LaunchError>
@@ -51,8 +60,15 @@ public actor AppInvoker {
     var tearDownTask: Task<[LaunchReport.TearDownEntry], Never>?
     var tearDownEntries: [LaunchReport.TearDownEntry] = []
     var shutdownSignal: LaunchSignal?
+    var shutdownCause: ShutdownCause?
     var shutdownRequested = false
     var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The running services, by node index (empty for launches without services).
+    var services: [Int: ServiceRunner] = [:]
+    /// Whether the shutdown has escalated; shared with the steps' task.
+    let escalation = EscalationLatch()
+    /// The live event streams.
+    let eventHub = LaunchEventHub()
 
     /// Where the launch is in its life.
     enum Lifecycle {
@@ -74,13 +90,15 @@ public actor AppInvoker {
     ///   - commands: The commands, in declaration order (which breaks ties between ready commands).
     ///   - options: What the launch is started with; defaults to the process's arguments and environment.
     ///   - maxConcurrency: The most commands that run at once; values below 1 count as 1.
-    ///   - shutdownDeadline: How long all shutdown steps together may take.
+    ///   - shutdownDeadline: How long the whole shutdown may take before it escalates.
+    ///   - stepTimeLimit: The default time limit of each shutdown step.
     ///   - clock: The clock for timeouts and the report; inject a test clock for reproducible tests.
     public init(
         commands: [any AppCommand],
         options: LaunchOptions = .current,
         maxConcurrency: Int = AppInvoker.defaultMaxConcurrency,
-        shutdownDeadline: Duration = .seconds(10),
+        shutdownDeadline: Duration = .seconds(30),
+        stepTimeLimit: Duration = .seconds(10),
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.commands = commands
@@ -88,6 +106,7 @@ public actor AppInvoker {
         self.context = LaunchContext(options: options)
         self.maxConcurrency = max(1, maxConcurrency)
         self.shutdownDeadline = shutdownDeadline
+        self.stepTimeLimit = stepTimeLimit
         self.sourceClock = clock
         self.clock = LaunchClock(clock)
         do {
@@ -112,13 +131,15 @@ public actor AppInvoker {
     /// - Parameters:
     ///   - options: What the launch is started with; defaults to the process's arguments and environment.
     ///   - maxConcurrency: The most commands that run at once; values below 1 count as 1.
-    ///   - shutdownDeadline: How long all shutdown steps together may take.
+    ///   - shutdownDeadline: How long the whole shutdown may take before it escalates.
+    ///   - stepTimeLimit: The default time limit of each shutdown step.
     ///   - clock: The clock for timeouts and the report.
     ///   - commands: The commands, in declaration order.
     public init(
         options: LaunchOptions = .current,
         maxConcurrency: Int = AppInvoker.defaultMaxConcurrency,
-        shutdownDeadline: Duration = .seconds(10),
+        shutdownDeadline: Duration = .seconds(30),
+        stepTimeLimit: Duration = .seconds(10),
         clock: any Clock<Duration> = ContinuousClock(),
         @AppCommandBuilder commands: () -> [any AppCommand]
     ) {
@@ -127,6 +148,7 @@ public actor AppInvoker {
             options: options,
             maxConcurrency: maxConcurrency,
             shutdownDeadline: shutdownDeadline,
+            stepTimeLimit: stepTimeLimit,
             clock: clock
         )
     }
@@ -142,13 +164,14 @@ public actor AppInvoker {
 
     /// Runs the launch: every before-ready command, then (once the app is ready) every deferred one.
     ///
-    /// Returns when every command has finished. Other tasks can await ``waitUntilReady(timeout:)`` to
+    /// Returns when every command has finished (every service: is ready). Services keep running
+    /// afterwards, until ``shutDown()``. Other tasks can await ``waitUntilReady(timeout:)`` to
     /// continue as soon as the app is ready. Cancelling the calling task cancels the launch: running
     /// commands are cancelled, the others skipped, started commands torn down.
     ///
     /// - Returns: The launch report (without shutdown steps: those run in ``shutDown()``).
     /// - Throws: ``LaunchError``: an invalid graph (nothing ran), a required command's failure or
-    ///   timeout, cancellation, or a second call.
+    ///   timeout, a required service that ended during the launch, cancellation, or a second call.
     @discardableResult
     public func run() async throws(LaunchError) -> LaunchReport {
         guard case .idle = lifecycle else {
@@ -160,6 +183,7 @@ public actor AppInvoker {
         } catch {
             lifecycle = .ended
             resumeWaiters()
+            eventHub.finish()
             throw error
         }
         let task = Task { try await self.launch(graph) }
@@ -188,7 +212,8 @@ public actor AppInvoker {
         let clock = self.clock
         let context = self.context
         let width = maxConcurrency
-        if machine!.start(at: clock.now()) { resumeWaiters() }
+        let events = eventHub
+        if machine!.start(at: clock.now()) { appBecameReady(at: clock.now()) }
 
         await withTaskGroup(of: Completion.self) { group in
             var running = 0
@@ -199,7 +224,16 @@ public actor AppInvoker {
                 }
                 while running < width, let index = machine!.next() {
                     let node = graph.nodes[index]
-                    group.addTask { await Self.perform(node, index: index, context: context, clock: clock) }
+                    if events.isActive { events.emit(LaunchEvent(time: clock.now(), id: node.id, kind: .started)) }
+                    if !node.isService {
+                        // The common case keeps the child task's closure as small as before services.
+                        group.addTask { await Self.perform(node, index: index, context: context, clock: clock) }
+                    } else {
+                        let runner = makeRunner(for: index, id: node.id)
+                        group.addTask {
+                            await Self.perform(node, index: index, context: context, clock: clock, runner: runner)
+                        }
+                    }
                     running += 1
                 }
                 guard let completion = await group.next() else { break }
@@ -216,13 +250,15 @@ public actor AppInvoker {
                     endedAt: completion.endedAt,
                     result: completion.result
                 )
+                if events.isActive { emitFinished(completion) }
                 switch action {
                 case .proceed:
                     break
                 case .proceedNowReady:
-                    resumeWaiters()
-                case .abort:
+                    appBecameReady(at: completion.endedAt)
+                case .abort(let failed):
                     if case .failed(let error) = completion.result { failureError = error }
+                    if shutdownCause == nil { shutdownCause = .launchFailed(graph.nodes[failed].id) }
                     group.cancelAll()
                 }
                 if !waiters.isEmpty { resumeWaiters() }
@@ -235,13 +271,21 @@ public actor AppInvoker {
             return makeReport()!
         }
         let skipped = machine!.skipUnstarted(at: clock.now()).map { graph.nodes[$0].id }
+        if events.isActive {
+            for id in skipped {
+                events.emit(LaunchEvent(time: clock.now(), id: id, kind: .finished(.skipped(skipReason))))
+            }
+        }
         lifecycle = .ended
         resumeWaiters()
+        if let cause = shutdownCause {
+            events.emit(LaunchEvent(time: clock.now(), id: nil, kind: .shuttingDown(cause)))
+        }
         _ = await tearDownOnce()
         let report = makeReport()
+        let skippedText = skipped.isEmpty ? "" : "; skipped: " + skipped.map { "'\($0)'" }.joined(separator: ", ")
         if let failed = machine!.abortedBy {
             let id = graph.nodes[failed].id
-            let skippedText = skipped.isEmpty ? "" : "; skipped: " + skipped.map { "'\($0)'" }.joined(separator: ", ")
             if case .timedOut(let limit) = machine!.entries[failed].outcome {
                 throw LaunchError(
                     .commandTimedOut, "required command '\(id)' timed out after \(limit)\(skippedText)",
@@ -252,23 +296,61 @@ public actor AppInvoker {
                 "required command '\(id)' failed: \(failureError.map { "\($0)" } ?? "unknown error")\(skippedText)",
                 failedCommand: id, skippedCommands: skipped, underlyingError: failureError, report: report)
         }
+        if let error = serviceEndedError(report: report, skippedText: skippedText, skipped: skipped) { throw error }
         throw LaunchError(
-            .cancelled,
-            "the launch was cancelled"
-                + (skipped.isEmpty ? "" : "; skipped: " + skipped.map { "'\($0)'" }.joined(separator: ", ")),
-            skippedCommands: skipped, report: report)
+            .cancelled, "the launch was cancelled" + skippedText, skippedCommands: skipped, report: report)
     }
 
-    /// Builds the report from the state machine and the shutdown steps.
+    /// The skip reason of commands left unstarted when the launch stops.
+    private var skipReason: LaunchOutcome.SkipReason {
+        if let failed = machine?.abortedBy {
+            .launchAborted(by: machine!.graph.nodes[failed].id)
+        } else {
+            .launchCancelled
+        }
+    }
+
+    /// Opens the readiness gate: wakes the waiters, tells the event streams.
+    private func appBecameReady(at time: Duration) {
+        resumeWaiters()
+        eventHub.emit(LaunchEvent(time: time, id: nil, kind: .appReady))
+    }
+
+    /// The live events of one completion: the command's outcome and what its failure skipped.
+    private func emitFinished(_ completion: Completion) {
+        let machine = machine!
+        let entry = machine.entries[completion.index]
+        eventHub.emit(LaunchEvent(time: completion.endedAt, id: entry.id, kind: .finished(entry.outcome)))
+        switch entry.outcome {
+        case .succeeded, .running: return
+        default: break
+        }
+        for skipped in machine.recentlySkipped {
+            let skippedEntry = machine.entries[skipped]
+            eventHub.emit(
+                LaunchEvent(time: completion.endedAt, id: skippedEntry.id, kind: .finished(skippedEntry.outcome)))
+        }
+    }
+
+    /// Builds the report from the state machine, the services and the shutdown steps.
     func makeReport() -> LaunchReport? {
         guard let machine else { return nil }
-        let (path, pathDuration) = LaunchReport.criticalPath(graph: machine.graph, entries: machine.entries)
+        var entries = machine.entries
+        for (index, runner) in services where entries[index].outcome == .running {
+            if let end = runner.end {
+                entries[index].outcome = end.outcome
+                entries[index].stoppedAt = end.at
+            } else if runner.wasCancelledByShutdown {
+                entries[index].outcome = .cancelled
+            }
+        }
+        let (path, pathDuration) = LaunchReport.criticalPath(graph: machine.graph, entries: entries)
         var busy = Duration.zero
-        for entry in machine.entries where entry.isolation == .mainActor {
+        for entry in entries where entry.isolation == .mainActor {
             busy += entry.runTime ?? .zero
         }
-        return LaunchReport(
-            entries: machine.entries,
+        var report = LaunchReport(
+            entries: entries,
             readyAt: machine.readyAt,
             finishedAt: machine.finishedAt,
             maxConcurrency: maxConcurrency,
@@ -278,6 +360,9 @@ public actor AppInvoker {
             tearDowns: tearDownEntries,
             shutdownSignal: shutdownSignal
         )
+        report.shutdownCause = shutdownCause
+        report.escalation = escalation.escalation
+        return report
     }
 
     // MARK: Running one command
@@ -293,22 +378,36 @@ public actor AppInvoker {
     /// Runs one command (with its isolation and timeout) in a child task.
     @concurrent
     private static func perform(
-        _ node: LaunchGraph.Node, index: Int, context: LaunchContext, clock: LaunchClock
+        _ node: LaunchGraph.Node, index: Int, context: LaunchContext, clock: LaunchClock,
+        runner: ServiceRunner? = nil
     ) async -> Completion {
         guard let timeout = node.timeout else {
-            return await execute(node, index: index, context: context, clock: clock)
+            return await execute(node, index: index, context: context, clock: clock, runner: runner)
         }
         let begin = clock.now()
         let outcome = await Race.run(until: begin + timeout, clock: clock) {
-            await execute(node, index: index, context: context, clock: clock)
+            await execute(node, index: index, context: context, clock: clock, runner: runner)
         }
         switch outcome {
         case .finished(.success(let completion)):
             return completion
         case .finished(.failure(let error)):
             return Completion(index: index, startedAt: begin, endedAt: clock.now(), result: .failed(error))
-        case .deadlinePassed:
+        case .deadlinePassed, .interrupted:
             return Completion(index: index, startedAt: begin, endedAt: clock.now(), result: .timedOut(timeout))
+        }
+    }
+
+    private static func execute(
+        _ node: LaunchGraph.Node, index: Int, context: LaunchContext, clock: LaunchClock, runner: ServiceRunner?
+    ) async -> Completion {
+        if let runner, let service = node.service {
+            return await startService(
+                service, isolation: node.isolation, index: index, context: context, clock: clock, runner: runner)
+        }
+        switch node.isolation {
+        case .concurrent: return await executeConcurrently(node.command, index: index, context: context, clock: clock)
+        case .mainActor: return await executeOnMainActor(node.command, index: index, context: context, clock: clock)
         }
     }
 

@@ -41,6 +41,12 @@ public struct LaunchError: Error, Sendable, CustomStringConvertible {
         public static let commandTimedOut = Code(rawValue: "commandTimedOut")
         /// The launch was cancelled.
         public static let cancelled = Code(rawValue: "cancelled")
+        /// A shutdown signal stopped the launch before the app was ready
+        /// (``AppInvoker/runUntilShutdown(signals:)``); ``LaunchError/signal`` names it.
+        public static let interrupted = Code(rawValue: "interrupted")
+        /// A required service returned or threw on its own, so the app shut down;
+        /// ``LaunchError/failedCommand`` names it.
+        public static let serviceEnded = Code(rawValue: "serviceEnded")
         /// A wait for readiness or for a command ran out of time; ``LaunchError/commands`` names the
         /// stragglers.
         public static let waitTimedOut = Code(rawValue: "waitTimedOut")
@@ -77,6 +83,28 @@ public struct LaunchError: Error, Sendable, CustomStringConvertible {
     public var underlyingError: (any Error)?
     /// The launch report up to the failure, teardowns included, when the launch had started.
     public var report: LaunchReport?
+    /// The signal that interrupted the launch (``Code/interrupted``).
+    public var signal: LaunchSignal?
+
+    /// The process exit status for this error, by the usual Unix convention.
+    ///
+    /// `128 + n` for a launch interrupted by signal *n* (143 for SIGTERM, 130 for SIGINT), as a shell
+    /// reports a process that a signal stopped; `1` for everything else (an invalid graph, a failed
+    /// required command, a required service that ended). A graceful shutdown of a running app is no
+    /// error: ``AppInvoker/runUntilShutdown(signals:)`` returns, and `main` exits 0.
+    ///
+    /// ```swift
+    /// do {
+    ///     try await invoker.runUntilShutdown()
+    /// } catch let error as LaunchError {
+    ///     FileHandle.standardError.write(Data("\(error.message)\n".utf8))
+    ///     exit(error.exitStatus)
+    /// }
+    /// ```
+    public var exitStatus: Int32 {
+        if code == .interrupted, let signal { return 128 + signal.rawValue }
+        return 1
+    }
 
     /// Creates an error.
     public init(
@@ -86,7 +114,8 @@ public struct LaunchError: Error, Sendable, CustomStringConvertible {
         failedCommand: LaunchID? = nil,
         skippedCommands: [LaunchID] = [],
         underlyingError: (any Error)? = nil,
-        report: LaunchReport? = nil
+        report: LaunchReport? = nil,
+        signal: LaunchSignal? = nil
     ) {
         self.code = code
         self.message = message
@@ -95,6 +124,7 @@ public struct LaunchError: Error, Sendable, CustomStringConvertible {
         self.skippedCommands = skippedCommands
         self.underlyingError = underlyingError
         self.report = report
+        self.signal = signal
     }
 
     /// The code and the message, as in `LaunchError.cycle: …`.

@@ -15,6 +15,12 @@ struct LaunchGraph: Sendable {
         let timeout: Duration?
         /// The shutdown step, when the command owns one.
         let tearDown: TearDownStep?
+        /// Whether the command is a long-running service (a flag, not the cast existential: a
+        /// smaller node, and the cast happens only when a service starts).
+        let isService: Bool
+
+        /// The command as a service, when it is one.
+        var service: (any ServiceCommand)? { isService ? command as? any ServiceCommand : nil }
 
         init(
             command: any AppCommand,
@@ -24,7 +30,8 @@ struct LaunchGraph: Sendable {
             isolation: LaunchIsolation,
             isRequired: Bool,
             timeout: Duration?,
-            tearDown: TearDownStep?
+            tearDown: TearDownStep?,
+            isService: Bool
         ) {
             self.command = command
             self.id = id
@@ -34,6 +41,7 @@ struct LaunchGraph: Sendable {
             self.isRequired = isRequired
             self.timeout = timeout
             self.tearDown = tearDown
+            self.isService = isService
         }
     }
 
@@ -81,14 +89,17 @@ struct LaunchGraph: Sendable {
                     missingDetails.append("'\(command.id)' depends on '\(dependency)'")
                 }
             }
+            // Closure commands, the common case, skip the protocol casts.
+            let launchCommand = command as? LaunchCommand
             let tearDown: TearDownStep? =
-                if let launchCommand = command as? LaunchCommand {
+                if let launchCommand {
                     launchCommand.hasTearDown ? TearDownStep(command: launchCommand) : nil
                 } else if let owner = command as? any TearDownCommand {
                     TearDownStep(command: owner)
                 } else {
                     nil
                 }
+            let isService = launchCommand == nil && command is any ServiceCommand
             nodes.append(
                 Node(
                     command: command,
@@ -98,7 +109,8 @@ struct LaunchGraph: Sendable {
                     isolation: command.isolation,
                     isRequired: command.isRequired,
                     timeout: command.timeout,
-                    tearDown: tearDown
+                    tearDown: tearDown,
+                    isService: isService
                 ))
         }
         if !missing.isEmpty {

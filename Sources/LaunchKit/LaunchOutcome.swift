@@ -12,6 +12,12 @@ public enum LaunchOutcome: Hashable, Sendable, CustomStringConvertible {
     case cancelled
     /// Never started.
     case skipped(SkipReason)
+    /// A service that is ready and still running (see ``ServiceCommand``).
+    case running
+    /// A service that stopped when the shutdown asked it to.
+    case stopped
+    /// A service that returned on its own while the app was running.
+    case ended
 
     /// Why a command never started.
     public enum SkipReason: Hashable, Sendable, CustomStringConvertible {
@@ -32,20 +38,23 @@ public enum LaunchOutcome: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the command's work started (succeeded, failed, timed out or cancelled).
+    /// Whether the command's work started (succeeded, failed, timed out, cancelled, or a service's
+    /// outcomes).
     public var didStart: Bool {
         switch self {
-        case .succeeded, .failed, .timedOut, .cancelled: true
+        case .succeeded, .failed, .timedOut, .cancelled, .running, .stopped, .ended: true
         case .pending, .skipped: false
         }
     }
 
-    /// Whether the command is done, one way or another.
+    /// Whether the command is done launching, one way or another (a running service is: it is
+    /// ready).
     public var isFinished: Bool {
         if case .pending = self { false } else { true }
     }
 
-    /// A short word for tables: `ok`, `failed`, `timed out`, `cancelled`, `skipped`, `pending`.
+    /// A short word for tables: `ok`, `failed`, `timed out`, `cancelled`, `skipped`, `pending`,
+    /// `running`, `stopped`, `ended`.
     public var label: String {
         switch self {
         case .pending: "pending"
@@ -54,6 +63,9 @@ public enum LaunchOutcome: Hashable, Sendable, CustomStringConvertible {
         case .timedOut: "timed out"
         case .cancelled: "cancelled"
         case .skipped: "skipped"
+        case .running: "running"
+        case .stopped: "stopped"
+        case .ended: "ended"
         }
     }
 
@@ -66,6 +78,9 @@ public enum LaunchOutcome: Hashable, Sendable, CustomStringConvertible {
         case .timedOut(let limit): "timed out after \(limit)"
         case .cancelled: "cancelled"
         case .skipped(let reason): "skipped: \(reason)"
+        case .running: "running"
+        case .stopped: "stopped"
+        case .ended: "ended on its own"
         }
     }
 }

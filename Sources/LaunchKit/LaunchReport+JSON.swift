@@ -38,14 +38,24 @@ private struct JSONReport: Encodable {
         let queueMs: Double?
         let runMs: Double?
         let endMs: Double?
+        let service: Bool
+        let stoppedMs: Double?
     }
 
     struct TearDown: Encodable {
         let id: String
+        let kind: String
         let isolation: String
         let outcome: String
+        let detail: String?
+        let timeLimitMs: Double
         let startMs: Double?
         let endMs: Double?
+    }
+
+    struct Escalation: Encodable {
+        let reason: String
+        let timeMs: Double
     }
 
     let commands: [Command]
@@ -57,6 +67,8 @@ private struct JSONReport: Encodable {
     let mainActorBusyMs: Double
     let tearDowns: [TearDown]
     let shutdownSignal: String?
+    let shutdownCause: String?
+    let escalation: Escalation?
 
     init(_ report: LaunchReport) {
         commands = report.entries.map { entry in
@@ -68,6 +80,9 @@ private struct JSONReport: Encodable {
                 case .timedOut(let limit): ("timedOut", "after \(limit)")
                 case .cancelled: ("cancelled", nil)
                 case .skipped(let reason): ("skipped", reason.description)
+                case .running: ("running", nil)
+                case .stopped: ("stopped", nil)
+                case .ended: ("ended", nil)
                 }
             return Command(
                 id: entry.id.rawValue,
@@ -81,7 +96,9 @@ private struct JSONReport: Encodable {
                 startMs: entry.startedAt?.milliseconds,
                 queueMs: entry.queueTime?.milliseconds,
                 runMs: entry.runTime?.milliseconds,
-                endMs: entry.endedAt?.milliseconds
+                endMs: entry.endedAt?.milliseconds,
+                service: entry.isService,
+                stoppedMs: entry.stoppedAt?.milliseconds
             )
         }
         readyMs = report.readyAt?.milliseconds
@@ -91,21 +108,26 @@ private struct JSONReport: Encodable {
         criticalPathMs = report.criticalPathDuration.milliseconds
         mainActorBusyMs = report.mainActorBusyTime.milliseconds
         tearDowns = report.tearDowns.map { entry in
-            let outcome: String =
+            let (outcome, detail): (String, String?) =
                 switch entry.outcome {
-                case .succeeded: "succeeded"
-                case .failed: "failed"
-                case .deadlineExceeded: "deadlineExceeded"
-                case .notRun: "notRun"
+                case .succeeded: ("succeeded", nil)
+                case .failed(let message): ("failed", message)
+                case .timeLimitExceeded(let limit): ("timeLimitExceeded", "after \(limit)")
+                case .cancelled: ("cancelled", nil)
                 }
             return TearDown(
                 id: entry.id.rawValue,
+                kind: entry.kind == .stopService ? "stopService" : "tearDown",
                 isolation: entry.isolation.rawValue,
                 outcome: outcome,
+                detail: detail,
+                timeLimitMs: entry.timeLimit.milliseconds,
                 startMs: entry.startedAt?.milliseconds,
                 endMs: entry.endedAt?.milliseconds
             )
         }
         shutdownSignal = report.shutdownSignal?.description
+        shutdownCause = report.shutdownCause?.description
+        escalation = report.escalation.map { Escalation(reason: $0.reason.description, timeMs: $0.time.milliseconds) }
     }
 }

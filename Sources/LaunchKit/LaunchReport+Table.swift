@@ -46,12 +46,12 @@ extension LaunchReport {
 
         if !tearDowns.isEmpty {
             lines.append("")
-            var tearDownRows = [["teardown", "isolation", "outcome", "start ms", "run ms"]]
+            var tearDownRows = [["shutdown step", "isolation", "outcome", "start ms", "run ms"]]
             for entry in tearDowns {
                 let run: Duration? =
                     if let start = entry.startedAt, let end = entry.endedAt { end - start } else { nil }
                 tearDownRows.append([
-                    entry.id.rawValue,
+                    "\(entry.kind) \(entry.id)",
                     entry.isolation == .mainActor ? "main" : "concurrent",
                     entry.outcome.description,
                     Self.milliseconds(entry.startedAt),
@@ -68,7 +68,12 @@ extension LaunchReport {
             "width \(maxConcurrency)",
             "main actor busy \(Self.milliseconds(mainActorBusyTime)) ms",
         ]
-        if let shutdownSignal { summary.append("shut down by \(shutdownSignal)") }
+        if let shutdownSignal {
+            summary.append("shut down by \(shutdownSignal)")
+        } else if let shutdownCause, shutdownCause != .requested {
+            summary.append("shut down: \(shutdownCause)")
+        }
+        if let escalation { summary.append("escalated: \(escalation)") }
         lines.append(summary.joined(separator: " · "))
         lines.append(
             "critical path \(Self.milliseconds(criticalPathDuration)) ms: "

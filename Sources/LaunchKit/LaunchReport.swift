@@ -23,8 +23,12 @@ public struct LaunchReport: Hashable, Sendable {
         public internal(set) var readyAt: Duration?
         /// When its work started.
         public internal(set) var startedAt: Duration?
-        /// When its work ended.
+        /// When its work ended; for a service, when it signalled readiness.
         public internal(set) var endedAt: Duration?
+        /// Whether it is a long-running service (``ServiceCommand``).
+        public internal(set) var isService = false
+        /// When a service's run ended, if it did.
+        public internal(set) var stoppedAt: Duration?
 
         /// How long it waited for a free slot after becoming ready.
         public var queueTime: Duration? {
@@ -39,26 +43,42 @@ public struct LaunchReport: Hashable, Sendable {
         }
     }
 
-    /// One shutdown step in the report.
+    /// One shutdown step in the report: a service's stop or a command's teardown.
     public struct TearDownEntry: Hashable, Sendable {
+        /// What a shutdown step does.
+        public enum Kind: Hashable, Sendable, CustomStringConvertible {
+            /// Asks a running service to stop, and waits for it.
+            case stopService
+            /// Runs a ``TearDownCommand``'s ``TearDownCommand/tearDown(in:)``.
+            case tearDown
+
+            /// `stop` or `teardown`.
+            public var description: String {
+                switch self {
+                case .stopService: "stop"
+                case .tearDown: "teardown"
+                }
+            }
+        }
+
         /// How a shutdown step ended.
         public enum Outcome: Hashable, Sendable, CustomStringConvertible {
-            /// Ran and returned.
+            /// Ran and returned (a service: stopped when asked).
             case succeeded
             /// Ran and threw; the associated value describes the error.
             case failed(String)
-            /// Was still running when the shutdown deadline passed.
-            case deadlineExceeded
-            /// The shutdown deadline passed before it could start.
-            case notRun
+            /// Ran past its own time limit: cancelled and left behind; the next step ran.
+            case timeLimitExceeded(Duration)
+            /// Cut short (or, for a service, not waited for) because the shutdown escalated.
+            case cancelled
 
-            /// The outcome in words, with the error, as in `failed: flush failed`.
+            /// The outcome in words, as in `failed: flush failed`.
             public var description: String {
                 switch self {
                 case .succeeded: "succeeded"
                 case .failed(let message): "failed: \(message)"
-                case .deadlineExceeded: "deadline exceeded"
-                case .notRun: "not run (deadline passed)"
+                case .timeLimitExceeded(let limit): "time limit exceeded (\(limit))"
+                case .cancelled: "cancelled (escalated)"
                 }
             }
         }
@@ -67,11 +87,15 @@ public struct LaunchReport: Hashable, Sendable {
         public let id: LaunchID
         /// Where it ran.
         public let isolation: LaunchIsolation
+        /// A service's stop or a teardown.
+        public let kind: Kind
+        /// The longest the step could take.
+        public let timeLimit: Duration
         /// How it ended.
         public internal(set) var outcome: Outcome
-        /// When it started, if it did.
+        /// When it started.
         public internal(set) var startedAt: Duration?
-        /// When it ended, if it did.
+        /// When it ended (or was given up).
         public internal(set) var endedAt: Duration?
     }
 
@@ -98,6 +122,11 @@ public struct LaunchReport: Hashable, Sendable {
     public internal(set) var tearDowns: [TearDownEntry]
     /// The signal that shut the app down, when one did.
     public internal(set) var shutdownSignal: LaunchSignal?
+    /// Why the app shut down, once it did: a signal, a request, a failed launch, or a required
+    /// service that ended or failed (naming it).
+    public internal(set) var shutdownCause: ShutdownCause?
+    /// When and why the shutdown stopped waiting, if it did (a second signal, the deadline).
+    public internal(set) var escalation: ShutdownEscalation?
 
     /// The entry of a command, or `nil`.
     ///

@@ -17,6 +17,8 @@ struct LaunchStateMachine: Sendable {
     /// How a command's work ended.
     enum Result: Sendable {
         case succeeded
+        /// A service signalled readiness and keeps running.
+        case ready
         case failed(any Error)
         case timedOut(Duration)
     }
@@ -33,6 +35,8 @@ struct LaunchStateMachine: Sendable {
     private var parked: [Int] = []
     private var beforeReadyLeft: Int
     private(set) var unfinished: Int
+    /// The commands the last ``complete(_:startedAt:endedAt:result:)`` skipped (for live events).
+    private(set) var recentlySkipped: [Int] = []
 
     init(graph: LaunchGraph) {
         self.graph = graph
@@ -43,7 +47,8 @@ struct LaunchStateMachine: Sendable {
                 phase: node.phase,
                 isolation: node.isolation,
                 isRequired: node.isRequired,
-                outcome: .pending
+                outcome: .pending,
+                isService: node.isService
             )
         }
         self.remaining = graph.nodes.map { $0.dependencies.count }
@@ -77,6 +82,9 @@ struct LaunchStateMachine: Sendable {
         switch result {
         case .succeeded:
             entries[index].outcome = .succeeded
+            succeeded = true
+        case .ready:
+            entries[index].outcome = .running
             succeeded = true
         case .failed(let error):
             entries[index].outcome = isStopping && error is CancellationError ? .cancelled : .failed("\(error)")
@@ -153,9 +161,11 @@ struct LaunchStateMachine: Sendable {
     private mutating func skipDependents(of index: Int, at now: Duration) {
         let reason = LaunchOutcome.SkipReason.dependencyDidNotSucceed(graph.nodes[index].id)
         var stack = graph.dependents[index]
+        recentlySkipped.removeAll()
         while let dependent = stack.popLast() {
             guard !entries[dependent].outcome.isFinished else { continue }
             entries[dependent].outcome = .skipped(reason)
+            recentlySkipped.append(dependent)
             finish(dependent, at: now)
             stack.append(contentsOf: graph.dependents[dependent])
         }

@@ -10,21 +10,25 @@ enum Race {
     enum Outcome<Value: Sendable>: Sendable {
         case finished(Result<Value, any Error>)
         case deadlinePassed
+        /// The shutdown escalated first (only with an `interruptedBy` latch).
+        case interrupted
     }
 
     /// Returns the operation's result, or ``Outcome/deadlinePassed`` if the clock reaches `deadline`
     /// first. Cancelling the caller cancels the operation (and keeps waiting for it, up to the
     /// deadline).
     ///
-    /// - Parameter whenDeadlinePasses: Called when the deadline wins, before the operation is
-    ///   cancelled, so the caller can stop recording the operation's progress first.
+    /// - Parameter escalation: When given, its escalation ends the race at once with
+    ///   ``Outcome/interrupted`` (the operation is cancelled and left behind).
     static func run<Value: Sendable>(
         until deadline: Duration,
         clock: LaunchClock,
-        whenDeadlinePasses: @escaping @Sendable () -> Void = {},
+        interruptedBy escalation: EscalationLatch? = nil,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async -> Outcome<Value> {
         let race = RaceState<Value>()
+        let token = escalation?.onEscalation { race.resolve(.interrupted) }
+        defer { escalation?.remove(token) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 race.begin(
@@ -37,7 +41,7 @@ enum Race {
                     timer: Task {
                         do {
                             try await clock.sleep(deadline)
-                            race.resolve(.deadlinePassed, beforeCancelling: whenDeadlinePasses)
+                            race.resolve(.deadlinePassed)
                         } catch {
                             // Cancelled: the operation finished first.
                         }
@@ -84,7 +88,7 @@ private final class RaceState<Value: Sendable>: Sendable {
         }
     }
 
-    func resolve(_ outcome: Race.Outcome<Value>, beforeCancelling prepare: () -> Void = {}) {
+    func resolve(_ outcome: Race.Outcome<Value>) {
         let resumption: (CheckedContinuation<Race.Outcome<Value>, Never>, Task<Void, Never>?, Task<Void, Never>?)? =
             state.withLock { state in
                 guard let continuation = state.continuation else {
@@ -101,7 +105,6 @@ private final class RaceState<Value: Sendable>: Sendable {
                 return (continuation, state.operation, state.timer)
             }
         guard let (continuation, operation, timer) = resumption else { return }
-        prepare()
         operation?.cancel()
         timer?.cancel()
         continuation.resume(returning: outcome)

@@ -1,6 +1,7 @@
 import AlbumLibrary
 import CommandStore
 import Foundation
+import SQLiteDatabase
 
 /// The albums suite: bulk import speed, and whether one command's cost grows with the library.
 ///
@@ -150,6 +151,13 @@ enum AlbumsBenchmark {
         print("tui_delete_undo_small_seconds=\(format(small.deleteUndoSeconds))")
         print("tui_delete_undo_big_seconds=\(format(big.deleteUndoSeconds))")
         print("tui_delete_undo_ratio=\(format(big.deleteUndoSeconds / small.deleteUndoSeconds))")
+        // Following other processes: idle CPU and the delay until the toolbar shows their step.
+        for (label, path, count) in [("small", smallPath, 5), ("big", bigPath, bigCount)] {
+            let live = try benchmark.measureLive(path: path, count: count, idleSeconds: 10)
+            print("tui_idle_cpu_percent_\(label)=\(format(live.idleCPUPercent))")
+            print("tui_follow_median_seconds_\(label)=\(format(live.followMedianSeconds))")
+            print("tui_follow_max_seconds_\(label)=\(format(live.followMaxSeconds))")
+        }
         // The UI's changes went through the history and were all undone.
         let session = try LibrarySession.open(path: bigPath)
         defer { session.database.close() }
@@ -168,7 +176,7 @@ enum AlbumsBenchmark {
     }
 
     /// Runs the process to completion and returns its wall-clock time in seconds; fails on a non-zero exit.
-    private static func timeProcess(_ binary: String, _ arguments: [String]) throws -> Double {
+    static func timeProcess(_ binary: String, _ arguments: [String]) throws -> Double {
         let clock = ContinuousClock()
         var status: Int32 = 0
         let elapsed = try clock.measure {

@@ -1,6 +1,6 @@
 import AlbumLibrary
-import CommandStore
 import Foundation
+import SQLiteDatabase
 
 #if canImport(Glibc)
 import Glibc

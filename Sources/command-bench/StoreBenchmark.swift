@@ -16,9 +16,13 @@
 //   prints commits_per_s and ratios.
 // open N: builds a history of N entries and one of 10, then times reopening each (openStore +
 //   DurableHistory init + reading the Undo/Redo texts), median of 15; prints the ratio.
+// poll N: what following other processes costs. N calls of DurableHistory.refresh() while nothing
+//   changes (what an idle view pays per poll), then N/100 rounds of a push on a second connection
+//   followed by refresh() on the first (the reread when something did change).
 
 import CommandStore
 import Foundation
+import SQLiteDatabase
 
 #if canImport(Glibc)
 import Glibc
@@ -59,7 +63,8 @@ enum StoreBenchmark {
             switch name {
             case "commits": try StoreWorkloads(directory: directory, levels: levels).commits(n)
             case "open": try StoreWorkloads(directory: directory, levels: levels).open(n)
-            default: throw BenchmarkError("unknown store workload \(name) (expected commits or open)")
+            case "poll": try StoreWorkloads(directory: directory, levels: levels).poll(n)
+            default: throw BenchmarkError("unknown store workload \(name) (expected commits, open or poll)")
             }
         }
     }
@@ -315,6 +320,41 @@ private struct StoreWorkloads {
         print("  open_10_us=\(String(format: "%.1f", Self.seconds(smallMedian) * 1e6))")
         print(
             "  ratio_open_\(n)_to_10=\(String(format: "%.3f", Self.seconds(largeMedian) / Self.seconds(smallMedian))) (target <= 2)"
+        )
+    }
+
+    func poll(_ n: Int) throws {
+        let file = path("poll.sqlite")
+        try build(file, entries: 1000)
+        let watching = try Database.openStore(
+            path: file, schemas: [Items.schema], configuration: configuration(.normal))
+        let writing = try Database.openStore(path: file, schemas: [Items.schema], configuration: configuration(.normal))
+        defer {
+            watching.close()
+            writing.close()
+        }
+        let view = try DurableHistory(database: watching, receiver: Items(database: watching), registry: registry)
+        let writer = try DurableHistory(database: writing, receiver: Items(database: writing), registry: registry)
+        _ = view.model  // observed, as a view is: a reread also reads the texts
+        var changed = 0
+        let idle = try clock.measure {
+            for _ in 0..<n where try view.refresh() { changed += 1 }
+        }
+        guard changed == 0 else { throw BenchmarkError("check failed: refresh() saw \(changed) changes nobody made") }
+        let rounds = max(1, n / 100)
+        var reread = Duration.zero
+        for round in 0..<rounds {
+            try writer.push(AddItem(title: title(round)))
+            reread += try clock.measure {
+                guard try view.refresh() else { throw BenchmarkError("check failed: refresh() missed a commit") }
+            }
+        }
+        guard view.count == writer.count else { throw BenchmarkError("check failed: the view's count differs") }
+        print("suite=store workload=poll n=\(n)")
+        print("  refresh_unchanged_us=\(String(format: "%.2f", Self.seconds(idle) / Double(n) * 1e6))")
+        print("  refresh_after_commit_us=\(String(format: "%.2f", Self.seconds(reread) / Double(rounds) * 1e6))")
+        print(
+            "  idle_core_percent_at_10_polls_per_s=\(String(format: "%.4f", Self.seconds(idle) / Double(n) * 10 * 100))"
         )
     }
 

@@ -70,6 +70,65 @@ struct TerminalUIBenchmark {
         return Figures(launchSeconds: Self.median(launches), deleteUndoSeconds: Self.median(changes))
     }
 
+    /// What following other processes costs (issue 12): the UI's CPU while idle, and how long a
+    /// change committed by another `albums` process takes to reach the UI's toolbar.
+    struct LiveFigures {
+        /// The UI's user + system CPU time over an idle interval, as a percentage of one core.
+        var idleCPUPercent: Double
+        /// From the other process's exit to the toolbar naming its step: median and maximum.
+        var followMedianSeconds: Double
+        var followMaxSeconds: Double
+    }
+
+    /// Measures ``LiveFigures`` on one library: the UI idles for `idleSeconds` (its CPU ticks read
+    /// from `/proc`), then `repeats` times another process adds an album and the screen is polled
+    /// until the toolbar shows "Undo Add …" for it.
+    func measureLive(path: String, count: Int, idleSeconds: Double) throws -> LiveFigures {
+        defer { _ = try? tmux(["kill-server"]) }
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", name, "sleep 600"])
+        try tmux(["set-option", "-g", "remain-on-exit", "on"])
+        _ = try launch(path: path) { $0.contains("of \(count)") && $0.contains("[q] Quit") }
+        // `env` executes albums in place: the pane's process is the UI.
+        let pid = try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).output
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        usleep(500_000)
+        let ticksBefore = try Self.cpuTicks(pid: pid)
+        let clock = ContinuousClock()
+        let started = clock.now
+        usleep(UInt32(idleSeconds * 1_000_000))
+        let ticksAfter = try Self.cpuTicks(pid: pid)
+        let wall = Self.seconds(clock.now - started)
+        let hertz = Double(sysconf(Int32(_SC_CLK_TCK)))
+        let idle = Double(ticksAfter - ticksBefore) / hertz / wall * 100
+        var follows: [Double] = []
+        for run in 0..<repeats {
+            let title = "Live \(run)"
+            _ = try AlbumsBenchmark.timeProcess(binary, ["--db", path, "add", "--title", title, "--artist", "Bench"])
+            let elapsed = try clock.measure {
+                try waitForScreen("the other process's add") { $0.contains("Undo Add “\(title)”") }
+            }
+            follows.append(Self.seconds(elapsed))
+        }
+        try quit()
+        for _ in 0..<repeats {
+            _ = try AlbumsBenchmark.timeProcess(binary, ["--db", path, "undo"])
+        }
+        return LiveFigures(
+            idleCPUPercent: idle, followMedianSeconds: Self.median(follows), followMaxSeconds: follows.max() ?? 0)
+    }
+
+    /// utime + stime of a process, in clock ticks (`/proc/<pid>/stat` fields 14 and 15).
+    private static func cpuTicks(pid: String) throws -> Int {
+        let stat = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)
+        // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+        guard let close = stat.lastIndex(of: ")") else { throw BenchmarkError("cannot read /proc/\(pid)/stat") }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else {
+            throw BenchmarkError("cannot read the CPU times in /proc/\(pid)/stat")
+        }
+        return user + system
+    }
+
     /// Starts the UI in the pane and returns the seconds until `ready` holds for its screen.
     private func launch(path: String, ready: (String) -> Bool) throws -> Double {
         let command = "env LANG=C.UTF-8 TERM=xterm-256color '\(binary)' --db '\(path)'"

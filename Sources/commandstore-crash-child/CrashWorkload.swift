@@ -1,4 +1,5 @@
 import CommandStore
+import SQLiteDatabase
 
 /// The receiver: eight integer cells in one table.
 final class Cells {

@@ -11,6 +11,7 @@
 // The parent kills `run` with SIGKILL at random moments and checks `verify`'s view against the acks.
 
 import CommandStore
+import SQLiteDatabase
 
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import SQLiteDatabase
 
 /// The receiver: integer cells in one table. Every method tolerates any id (a damaged history may
 /// name cells that do not exist), so a crash the fuzzer finds is CommandStore's, not the harness's.

@@ -2,6 +2,7 @@ import CommandKit
 import CommandStore
 import Foundation
 import FuzzSupport
+import SQLiteDatabase
 
 /// One fuzz case: a durable history whose rows (header and entries) are written from the input,
 /// then opened and driven by operations also read from the input.

@@ -1,6 +1,7 @@
 import AlbumLibrary
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import TestSupport
 import Testing
 

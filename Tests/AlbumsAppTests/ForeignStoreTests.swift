@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// Black-box: `albums --db FILE` on a CommandStore file made by another program refuses it and

@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import TestSupport
 import Testing
 

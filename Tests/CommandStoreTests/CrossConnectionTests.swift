@@ -1,6 +1,7 @@
 import CommandKit
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// Two connections on one file, as two processes would have: each operation decides from the
@@ -119,6 +120,19 @@ import Testing
         #expect(events[0].new.undoText == "Append" && events[0].new.count == 1)
     }
 
+    /// Regression: the terminal UI writes its current album beside the history; counting that
+    /// commit as a change made each poll reread the history and the window, 5% of a core idle.
+    @Test func theApplicationsOwnWritesAreNoChangeElsewhere() throws {
+        let pair = try Pair()
+        defer { pair.close() }
+        try pair.a.history.push(Append(value: 1))
+        try pair.a.list.append(2)  // the application's own write, outside the history
+        #expect(try pair.a.history.refresh() == false)
+        try pair.b.list.append(3)  // another connection's write: the history may have changed
+        #expect(try pair.a.history.refresh() == true)
+        #expect(try pair.a.history.refresh() == false)
+    }
+
     @Test func textsAreReadWithTheStateTheyBelongTo() throws {
         let pair = try Pair()
         defer { pair.close() }
@@ -146,6 +160,30 @@ import Testing
         #expect(pair.b.history.count == 0)
         #expect(try pair.b.history.records().records.isEmpty)
         try pair.b.history.verifyEntries()
+    }
+
+    /// A push inside the caller's own deferred transaction, after another connection committed
+    /// since that transaction began reading: SQLite refuses the write (a stale snapshot, which no
+    /// wait can fix), and the message says what to do instead of blaming a lock.
+    @Test func aStaleSnapshotInTheCallersTransactionIsExplainedNotMistakenForALock() throws {
+        let pair = try Pair()
+        defer { pair.close() }
+        try pair.a.history.push(Append(value: 1))
+        #expect {
+            try pair.b.db.inTransaction(.deferred) {
+                _ = try pair.b.list.values()  // the snapshot starts here
+                try pair.a.history.push(Append(value: 2))
+                try pair.b.history.push(Append(value: 3))
+                return .commit
+            }
+        } throws: { error in
+            (error as? DatabaseError)?.resultCode == .busySnapshot
+                && "\(error)".contains("was changed by another connection after this transaction began reading it")
+        }
+        try pair.b.history.reload()
+        #expect(try pair.b.list.values() == [1, 2] && pair.b.history.count == 2)
+        try pair.b.history.push(Append(value: 3))
+        #expect(try pair.a.list.values() == [1, 2, 3])
     }
 
     @MainActor

@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 @Suite struct DatabaseTests {

@@ -2,6 +2,7 @@ import CommandKit
 import CommandStore
 import Foundation
 import Observation
+import SQLiteDatabase
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import CommandKit
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 @Suite struct DurableHistoryTests {

@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import SQLiteDatabase
 
 /// A tiny receiver for history tests: a list of integers and a running total, kept in SQLite.
 final class NumberList {

@@ -1,6 +1,7 @@
 import CommandKit
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// Appends a number and carries a large filler: its payload spans hundreds of overflow pages.

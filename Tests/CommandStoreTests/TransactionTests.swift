@@ -1,4 +1,5 @@
 import CommandStore
+import SQLiteDatabase
 import Testing
 
 @Suite struct TransactionTests {

@@ -234,6 +234,25 @@ final class FixtureChild: Sendable {
         #expect(process.terminationStatus == signal, "output:\n\(output)", sourceLocation: sourceLocation)
     }
 
+    /// Expects the child to exit normally with `status` within `seconds`.
+    func expectExited(
+        with status: Int32, within seconds: Int = 5, sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        for _ in 0..<(seconds * 100) where process.isRunning {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        guard !process.isRunning else {
+            Issue.record("still running after \(seconds) s; output:\n\(output)", sourceLocation: sourceLocation)
+            return
+        }
+        try await Task.sleep(for: .milliseconds(50))  // let the last output arrive
+        #expect(process.terminationReason == .exit, "output:\n\(output)", sourceLocation: sourceLocation)
+        #expect(process.terminationStatus == status, "output:\n\(output)", sourceLocation: sourceLocation)
+    }
+
+    /// The output's lines so far.
+    var lines: [String] { output.split(separator: "\n").map(String.init) }
+
     /// Kills the child if it still runs and stops reading its output.
     func stop() {
         if process.isRunning {

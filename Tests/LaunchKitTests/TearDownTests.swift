@@ -85,7 +85,7 @@ import Testing
         #expect(error.report?["c"]?.outcome == .skipped(.launchCancelled))
     }
 
-    @Test func deadlineStopsWaitingForAStuckStep() async throws {
+    @Test func stepOverrunningItsTimeLimitStillLetsWhatItDependsOnTearDown() async throws {
         let clock = TestClock()
         let recorder = Recorder()
         let invoker = AppInvoker(
@@ -98,19 +98,56 @@ import Testing
                 },
                 recording("last", recorder, dependsOn: ["stuck"]),
             ],
-            shutdownDeadline: .seconds(2),
+            shutdownDeadline: .seconds(60),
+            stepTimeLimit: .seconds(2),
             clock: clock
         )
         try await invoker.run()
         let shutdown = Task { await invoker.shutDown() }
-        try await eventually { recorder.count(of: "teardown stuck") == 1 && clock.sleeperCount == 1 }
+        // The whole-shutdown deadline and the stuck step's time limit sleep on the clock.
+        try await eventually { recorder.count(of: "teardown stuck") == 1 && clock.sleeperCount == 2 }
 
         clock.advance(by: .seconds(2))
 
         let entries = await shutdown.value
         #expect(entries.map(\.id) == ["last", "stuck", "first"])
-        #expect(entries.map(\.outcome) == [.succeeded, .deadlineExceeded, .notRun])
-        #expect(recorder.count(of: "teardown first") == 0)
+        #expect(entries.map(\.outcome) == [.succeeded, .timeLimitExceeded(.seconds(2)), .succeeded])
+        #expect(entries.allSatisfy { $0.kind == .tearDown && $0.timeLimit == .seconds(2) })
+        #expect(recorder.count(of: "teardown first") == 1)
+        #expect(await invoker.report?.escalation == nil)
+    }
+
+    @Test func passingTheShutdownDeadlineEscalatesAndTheRestStillTearsDownCancelled() async throws {
+        let clock = TestClock()
+        let recorder = Recorder()
+        let invoker = AppInvoker(
+            commands: [
+                LaunchCommand("first") { _ in
+                } tearDown: { _ in
+                    recorder.record(Task.isCancelled ? "teardown first (cancelled)" : "teardown first")
+                },
+                LaunchCommand("stuck", dependsOn: ["first"]) { _ in
+                } tearDown: { _ in
+                    recorder.record("teardown stuck")
+                    try await Task.sleep(for: .seconds(3_600))
+                },
+            ],
+            shutdownDeadline: .seconds(3),
+            stepTimeLimit: .seconds(10),
+            clock: clock
+        )
+        try await invoker.run()
+        let shutdown = Task { await invoker.shutDown() }
+        try await eventually { recorder.count(of: "teardown stuck") == 1 && clock.sleeperCount == 2 }
+
+        clock.advance(by: .seconds(3))
+
+        let entries = await shutdown.value
+        #expect(entries.map(\.outcome) == [.cancelled, .succeeded])
+        #expect(recorder.all.last == "teardown first (cancelled)")
+        let report = try #require(await invoker.report)
+        #expect(report.escalation?.reason == .deadline)
+        #expect(report.escalation?.time == .seconds(3))
     }
 
     @Test func mainActorStepsRunOnTheMainActor() async throws {

@@ -41,12 +41,16 @@ final class TestClock: Clock, Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // A task cancelled before it slept must not stay registered (its onCancel already ran).
+                let cancelled = Task.isCancelled
                 let resumeNow: Bool = state.withLock { state in
-                    if deadline <= state.now { return true }
+                    if cancelled || deadline <= state.now { return true }
                     state.sleepers[token] = Sleeper(deadline: deadline, continuation: continuation)
                     return false
                 }
-                if resumeNow { continuation.resume() }
+                if resumeNow {
+                    if cancelled { continuation.resume(throwing: CancellationError()) } else { continuation.resume() }
+                }
             }
         } onCancel: {
             let sleeper = state.withLock { $0.sleepers.removeValue(forKey: token) }

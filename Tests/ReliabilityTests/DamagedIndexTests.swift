@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// A library whose damage sits where no command reads (an index that no longer matches its table)

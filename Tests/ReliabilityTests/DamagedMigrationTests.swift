@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// A damaged file that looks older than it is gets no migration: `openStore` refuses it unchanged.

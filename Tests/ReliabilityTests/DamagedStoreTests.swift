@@ -1,6 +1,7 @@
 import CommandKit
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// CommandStore on damaged files, in process: every damaged copy is either opened and works

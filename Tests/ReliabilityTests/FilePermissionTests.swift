@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// A store is readable by its user only: the file (and its `-wal`/`-shm`) 0600, created folders 0700.

@@ -1,6 +1,7 @@
 import CommandKit
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// Two connections (as two processes would have) on one durable history.

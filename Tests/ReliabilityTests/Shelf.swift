@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import SQLiteDatabase
 
 /// A small receiver for store-level tests: named items with a text body, and their commands.
 final class Shelf {

@@ -1,5 +1,6 @@
 import CommandStore
 import Foundation
+import SQLiteDatabase
 import Testing
 
 /// A `-wal` log next to a store: its own log (after a crash) is replayed; a log that belongs to

@@ -54,7 +54,11 @@ extension LibraryAPI {
         registry.register(EditAlbumCommand.self)
         registry.register(MoveAlbumCommand.self)
         registry.register(ImportAlbumsCommand.self)
-        registry.register(ReplaceLibraryCommand.self)
+        // Its entry leaving the history (dropped from the redo tail, trimmed, cleared) releases
+        // the albums it keeps for an undo or a redo.
+        registry.register(ReplaceLibraryCommand.self) { command, library in
+            try library.discardReplacement(command.batch)
+        }
         return registry
     }
 }

@@ -61,7 +61,13 @@ final class Connection {
             handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
         let resultCode = DatabaseError.ResultCode(rawValue: code)
         // SQLite's "database is locked" names neither the file nor the cause; a user needs both.
-        if resultCode.primaryResultCode == .busy, let path {
+        if resultCode == .busySnapshot, let path {
+            // Not a lock: a read transaction that began before another connection's commit tried to
+            // write. Waiting cannot help; the transaction must start again (or begin IMMEDIATE).
+            message =
+                "\(path) was changed by another connection after this transaction began reading it; "
+                + "roll the transaction back and retry it (begin write transactions as IMMEDIATE): \(message)"
+        } else if resultCode.primaryResultCode == .busy, let path {
             message =
                 "\(path) is locked by another connection (another process is writing to it); "
                 + "gave up after the busy timeout: \(message)"

@@ -140,7 +140,7 @@ public final class Statement {
     }
 
     /// Runs the statement to completion with values already converted, discarding any rows.
-    func execute(values: [DatabaseValue]) throws {
+    package func execute(values: [DatabaseValue]) throws {
         try bind(values: values)
         try step(sqlite3Handle: try liveHandle())
     }

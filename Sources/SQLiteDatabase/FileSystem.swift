@@ -5,11 +5,11 @@ import Darwin
 #endif
 
 /// POSIX file helpers: private modes at creation, sizes, existence.
-enum FileSystem {
+package enum FileSystem {
     /// Creates the missing folders of `path` (mode 0700) and the file itself (mode 0600), empty.
     ///
     /// An existing file is left alone, whatever its mode.
-    static func createFileIfMissing(at path: String) throws {
+    package static func createFileIfMissing(at path: String) throws {
         try createParentDirectories(of: path)
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor >= 0 {
@@ -20,7 +20,7 @@ enum FileSystem {
     }
 
     /// Creates each missing folder on the way to `path`'s parent with mode 0700.
-    static func createParentDirectories(of path: String) throws {
+    package static func createParentDirectories(of path: String) throws {
         var components = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         components.removeLast()
         var current = ""
@@ -34,7 +34,7 @@ enum FileSystem {
     }
 
     /// A name in the same folder as `path` for building a file before linking it into place.
-    static func temporarySibling(of path: String) -> String {
+    package static func temporarySibling(of path: String) -> String {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -42,12 +42,12 @@ enum FileSystem {
     }
 
     /// Whether something exists at `path` (a dangling link counts as absent).
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
 
     /// The size in bytes of the file at `path`, or `nil` when it cannot be read.
-    static func size(of path: String) -> Int? {
+    package static func size(of path: String) -> Int? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Int(info.st_size)
@@ -55,7 +55,7 @@ enum FileSystem {
 
     /// What changes when a file is written: its size and change times. Two equal stamps taken
     /// around a read mean (within the clock's granularity) that nobody wrote the file meanwhile.
-    struct Stamp: Equatable {
+    package struct Stamp: Equatable {
         let size: Int64
         let modified: Int64
         let modifiedNanoseconds: Int
@@ -64,7 +64,7 @@ enum FileSystem {
     }
 
     /// The stamp of the file at `path`, or `nil` when it cannot be read.
-    static func stamp(of path: String) -> Stamp? {
+    package static func stamp(of path: String) -> Stamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         #if canImport(Darwin)
@@ -86,7 +86,7 @@ enum FileSystem {
         #endif
     }
 
-    static func systemError(_ message: String, path: String) -> DatabaseError {
+    package static func systemError(_ message: String, path: String) -> DatabaseError {
         let reason = String(cString: strerror(errno))
         return DatabaseError(resultCode: .cantOpen, message: "\(message): \(reason)", path: path)
     }

@@ -47,7 +47,7 @@ public struct Migration: Sendable {
 /// A named, versioned set of tables: the store's own, or an application's.
 ///
 /// A CommandStore file records, for each schema identifier, the version it is at. Opening it with
-/// ``Database/openStore(path:schemas:configuration:)`` runs the missing migrations in one
+/// `Database.openStore(path:schemas:configuration:)` (CommandStore) runs the missing migrations in one
 /// transaction, and refuses (without touching the file) a file whose recorded version is higher
 /// than the last migration given: it was written by a newer program.
 public struct Schema: Sendable {
@@ -67,15 +67,5 @@ public struct Schema: Sendable {
     public init(identifier: String, migrations: [Migration]) {
         self.identifier = identifier
         self.migrations = migrations
-    }
-
-    /// Throws unless the migrations are numbered 1, 2, 3... without gaps.
-    func validate() throws {
-        for (offset, migration) in migrations.enumerated() where migration.version != offset + 1 {
-            throw StoreError(
-                .invalidSchema,
-                "schema \(identifier): migration \"\(migration.name)\" has version \(migration.version), expected \(offset + 1)"
-            )
-        }
     }
 }

@@ -5,11 +5,17 @@ import Foundation
 /// Works for values that fill each container before going back to an outer one and write each
 /// key once — what synthesized `Codable` conformances and most hand-written ones do. Anything
 /// else (a nested container filled after its parent moved on, a key written twice, a single value
-/// container written twice) throws ``PayloadStreamFallback``, and the encoder starts again with the
-/// tree, which handles every order. A fallback is also recorded in ``failed``, so a value that
-/// swallows the error with `try?` cannot leave a wrong result behind. Each container is a *frame*; frames nest like the JSON they
-/// write, and a container may only write while its frame is open. Writing to an outer container
-/// closes the frames above it.
+/// container written twice) throws ``Fallback``, and the encoder starts again with Foundation's
+/// `JSONEncoder`, which handles every order. A fallback is also recorded in ``failed``, so a value
+/// that swallows the error with `try?` cannot leave a wrong result behind. Each container is a
+/// *frame*; frames nest like the JSON they write, and a container may only write while its frame
+/// is open. Writing to an outer container closes the frames above it.
+///
+/// ## Performance notes
+///
+/// One instance is reused for every push (its byte buffer and frame stack keep their capacity),
+/// and its mutable state opts out of the runtime's exclusivity checks: the stream is used by one
+/// encoding at a time (``isInUse``). Figures in BENCHMARKS.md ("Durable history").
 final class PayloadStream {
     /// Thrown when the value encodes in an order the stream cannot follow.
     struct Fallback: Error {}
@@ -42,6 +48,10 @@ final class PayloadStream {
     @exclusivity(unchecked) private(set) var bytes: [UInt8] = []
     /// Whether the stream gave up (the bytes are then meaningless).
     @exclusivity(unchecked) private(set) var failed = false
+    /// A misuse of the `Encoder` contract the value made (two kinds of container, or two single
+    /// values, for one encoder): `JSONEncoder` stops the process on those, so the encoding fails
+    /// with this error instead of falling back. Kept even if the value swallows the error.
+    @exclusivity(unchecked) private(set) var misuse: EncodingError?
     @exclusivity(unchecked) private var frames: [Frame] = []
     /// The keys written in the open objects, innermost last: duplicates are refused.
     @exclusivity(unchecked) private var keys: [String] = []
@@ -64,6 +74,7 @@ final class PayloadStream {
         frames.removeAll(keepingCapacity: true)
         keys.removeAll(keepingCapacity: true)
         failed = false
+        misuse = nil
         isInUse = true
     }
 
@@ -78,6 +89,15 @@ final class PayloadStream {
         return Fallback()
     }
 
+    /// Records a misuse of the `Encoder` contract, and returns the error that reports it.
+    func misused(_ what: String) -> EncodingError {
+        let error = EncodingError.invalidValue(
+            what, EncodingError.Context(codingPath: [], debugDescription: "the value's encode(to:) \(what)"))
+        if misuse == nil { misuse = error }
+        failed = true
+        return error
+    }
+
     // MARK: Values
 
     /// Writes any encodable value, with `JSONEncoder`'s special cases.
@@ -88,7 +108,7 @@ final class PayloadStream {
         if T.self == Data.self, let data = value as? Data { return writeString(data.base64EncodedString()) }
         if T.self == URL.self, let url = value as? URL { return writeString(url.absoluteString) }
         if T.self == Decimal.self, let decimal = value as? Decimal {
-            guard !decimal.isNaN else { throw PayloadNode.nonFinite(decimal, codingPath) }
+            guard !decimal.isNaN else { throw PayloadEncoder.nonFinite(decimal, codingPath) }
             return writeNumber(decimal.description)
         }
         let id = openFrame(.pending)
@@ -102,18 +122,18 @@ final class PayloadStream {
     func write(_ value: Bool) { append(value ? "true" : "false") }
 
     func write(_ value: Double, codingPath: @autoclosure () -> [any CodingKey]) throws {
-        guard value.isFinite else { throw PayloadNode.nonFinite(value, codingPath()) }
+        guard value.isFinite else { throw PayloadEncoder.nonFinite(value, codingPath()) }
         append(value.description)
     }
 
     func write(_ value: Float, codingPath: @autoclosure () -> [any CodingKey]) throws {
-        guard value.isFinite else { throw PayloadNode.nonFinite(value, codingPath()) }
+        guard value.isFinite else { throw PayloadEncoder.nonFinite(value, codingPath()) }
         append(value.description)
     }
 
     func writeNumber(_ spelled: String) { append(spelled) }
 
-    func writeString(_ value: String) { PayloadJSONWriter.writeString(value, into: &bytes) }
+    func writeString(_ value: String) { PayloadEncoder.writeString(value, into: &bytes) }
 
     private func append(_ text: String) {
         var text = text
@@ -167,7 +187,7 @@ final class PayloadStream {
             frames[frames.count - 1].kind = .object
             bytes.append(UInt8(ascii: "{"))
         case .object: break
-        case .array, .single: throw fallback()
+        case .array, .single: throw misused("asked one encoder for a keyed container after another kind")
         }
     }
 
@@ -179,14 +199,16 @@ final class PayloadStream {
             frames[frames.count - 1].kind = .array
             bytes.append(UInt8(ascii: "["))
         case .array: break
-        case .object, .single: throw fallback()
+        case .object, .single: throw misused("asked one encoder for an unkeyed container after another kind")
         }
     }
 
     /// Prepares encoder frame `id` for its single value.
     func beginSingleValue(_ id: Int) throws {
         try enter(id)
-        guard case .pending = frames[frames.count - 1].kind else { throw fallback() }
+        guard case .pending = frames[frames.count - 1].kind else {
+            throw misused("encoded a second value into one encoder")
+        }
         frames[frames.count - 1].kind = .single
     }
 

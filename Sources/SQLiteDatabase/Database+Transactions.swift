@@ -129,3 +129,14 @@ extension Database {
         }
     }
 }
+
+extension Database {
+    /// The main database's data version (`SQLITE_FCNTL_DATA_VERSION`): it changes with every
+    /// commit to the file, this connection's own included, and costs no statement. Another
+    /// connection's commit is counted when this one next starts a transaction.
+    ///
+    /// - Throws: ``DatabaseError`` when the connection is closed.
+    package func dataVersion() throws -> UInt32 {
+        try connection.dataVersion()
+    }
+}

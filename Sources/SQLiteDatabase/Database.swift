@@ -28,7 +28,7 @@ import Darwin
 /// ```
 ///
 /// To open a file as a CommandStore database (identity check, schema versions, migrations), use
-/// ``Database/openStore(path:schemas:configuration:)`` instead of this initializer.
+/// `Database.openStore(path:schemas:configuration:)` (CommandStore) instead of this initializer.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/c3ref/sqlite3.html>
 public final class Database {
@@ -56,7 +56,7 @@ public final class Database {
     ///
     /// - Important: This opens any SQLite file and switches it to WAL, which rewrites its header.
     ///   To open a file that must be a CommandStore database, and leave every other file untouched,
-    ///   use ``openStore(path:schemas:configuration:)``.
+    ///   use `Database.openStore(path:schemas:configuration:)` (CommandStore).
     /// - Parameters:
     ///   - path: A file path, or `:memory:` for a private in-memory database.
     ///   - configuration: How to open it.

@@ -41,3 +41,10 @@ extension Database {
         public init() {}
     }
 }
+
+extension Duration {
+    /// The duration in whole milliseconds, as SQLite's busy timeout takes it.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}
