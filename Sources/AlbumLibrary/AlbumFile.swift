@@ -63,7 +63,8 @@ public enum AlbumFile: Sendable {
         return albums
     }
 
-    /// Writes albums in the exchange format (pretty-printed, keys sorted, ends with a newline).
+    /// Writes albums in the exchange format (pretty-printed, keys sorted, every key written, `null`
+    /// when empty, as `albums list --json` prints them; ends with a newline).
     ///
     /// - Parameter albums: The albums, in library order.
     /// - Returns: The file's bytes.
