@@ -4,7 +4,8 @@
 // album-library application built on it. The libraries use only the Swift toolchain and two
 // system C libraries (SQLite3, ncursesw). LaunchKitServiceLifecycle, behind the opt-in
 // `ServiceLifecycleIntegration` trait, is the only product on outside packages: a package that
-// does not enable the trait never resolves or builds them (ARCHITECTURE.md).
+// does not enable the trait never resolves or builds them (ARCHITECTURE.md). The albums app uses
+// swift-argument-parser for its command line.
 
 import PackageDescription
 
@@ -31,22 +32,29 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.11.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
+        // The albums command line: parsing, generated help, shell completion scripts. The app only.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
+        // The package's one lock (ARCHITECTURE.md, "Locks"): shared internals, no product.
+        .target(name: "Locking"),
         // The pattern: Command, Invoker, Invocation, Target-Action, CommandQueue, undo engine.
-        .target(name: "CommandKit"),
+        .target(name: "CommandKit", dependencies: ["Locking"]),
         // Start-up orchestration: launch commands on a dependency graph.
-        .target(name: "LaunchKit", dependencies: ["CommandKit"]),
+        .target(name: "LaunchKit", dependencies: ["CommandKit", "Locking"]),
         // The thin SQLite layer: connections, statements, rows, values, transactions, migrations.
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
         // Durable, transactional command history on SQLite.
         .target(name: "CommandStore", dependencies: ["CommandKit", "SQLiteDatabase"]),
         // The album domain: Album, LibraryAPI (the receiver), album commands.
-        .target(name: "AlbumLibrary", dependencies: ["CommandKit", "SQLiteDatabase", "CommandStore"]),
+        .target(name: "AlbumLibrary", dependencies: ["CommandKit", "SQLiteDatabase", "CommandStore", "Locking"]),
         // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
         .target(
             name: "AlbumsApp",
-            dependencies: ["AlbumLibrary", "SQLiteDatabase", "LaunchKit", "CommandKit", "CNcursesw", "CMallocInfo"]),
+            dependencies: [
+                "AlbumLibrary", "SQLiteDatabase", "LaunchKit", "CommandKit", "Locking", "CNcursesw", "CMallocInfo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
         // Thin entry point: hands the process arguments to AlbumsApp.
         .executableTarget(name: "albums", dependencies: ["AlbumsApp"]),
         // Benchmarks (release build only): workloads of ../shared/bench/WORKLOAD.md and more.
@@ -87,7 +95,8 @@ let package = Package(
         // The engine's model-based test, on public API only: run on UndoStack (CommandKitTests) and
         // on a storage written outside CommandKit (PublicEngineTests).
         .target(name: "UndoModelTesting", dependencies: ["CommandKit"], path: "Tests/UndoModelTesting"),
-        .testTarget(name: "CommandKitTests", dependencies: ["CommandKit", "TestSupport", "UndoModelTesting"]),
+        .testTarget(
+            name: "CommandKitTests", dependencies: ["CommandKit", "Locking", "TestSupport", "UndoModelTesting"]),
         // Sees CommandKit's public API only (no @testable): a HistoryStorage of its own passes the model test.
         .testTarget(name: "PublicEngineTests", dependencies: ["CommandKit", "UndoModelTesting"]),
         // One suite, run once per UndoHistory conformer (UndoStack, DurableHistory).
@@ -95,7 +104,8 @@ let package = Package(
         // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
         .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
         .testTarget(
-            name: "LaunchKitTests", dependencies: ["LaunchKit", "CommandKit", "launchkit-fixture", "TestSupport"]),
+            name: "LaunchKitTests",
+            dependencies: ["LaunchKit", "CommandKit", "Locking", "launchkit-fixture", "TestSupport"]),
         // LaunchKit and swift-service-lifecycle, both ways; empty unless the trait is enabled.
         .target(
             name: "LaunchKitServiceLifecycle",
@@ -110,7 +120,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandStoreTests",
-            dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit", "commandstore-crash-child", "TestSupport"]
+            dependencies: [
+                "SQLiteDatabase", "CommandStore", "CommandKit", "Locking", "commandstore-crash-child", "TestSupport",
+            ]
         ),
         .testTarget(
             name: "AlbumLibraryTests",

@@ -58,7 +58,8 @@ public enum AlbumFile: Sendable {
         return try AlbumFileReader.albums(in: data)
     }
 
-    /// Writes albums in the exchange format (pretty-printed, keys sorted, ends with a newline).
+    /// Writes albums in the exchange format (pretty-printed, keys sorted, every key written, `null`
+    /// when empty, as `albums list --json` prints them; ends with a newline).
     ///
     /// Control characters, DEL, C1 controls and the bidirectional overrides inside fields are
     /// written as `\u` escapes, so a file shown with `cat` can neither drive the terminal nor
@@ -71,7 +72,8 @@ public enum AlbumFile: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Encoding plain strings, numbers and URLs cannot fail.
-        var data = TerminalSafety.escapingUnsafeScalars(in: (try? encoder.encode(albums)) ?? Data("[]".utf8))
+        var data = TerminalSafety.escapingUnsafeScalars(
+            in: (try? encoder.encode(albums.map(Record.init))) ?? Data("[]".utf8))
         data.append(0x0A)
         return data
     }

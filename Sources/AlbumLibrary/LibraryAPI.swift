@@ -209,10 +209,13 @@ public final class LibraryAPI {
     public func replaceAlbum(at position: Int, with album: Album) throws -> Album {
         let found = try located(at: position)
         try database.execute(
-            "UPDATE album SET id = ?, title = ?, artist = ?, genre = ?, year = ?, cover = ? WHERE rowid = ?",
+            """
+            UPDATE album SET id = ?, title = ?, artist = ?, genre = ?, year = ?, cover = ?, search_text = ?
+            WHERE rowid = ?
+            """,
             [
                 album.id.uuidString, album.title, album.artist, album.genre, album.year, album.coverURL?.absoluteString,
-                found.rowID,
+                SearchText.of(album), found.rowID,
             ]
         )
         return found.album
@@ -249,12 +252,15 @@ public final class LibraryAPI {
     public func stageImport(_ albums: [Album], progress: ((Int) -> Void)? = nil) throws -> UUID {
         let batch = UUID()
         let statement = try database.cachedStatement(
-            "INSERT INTO import_batch (batch, seq, id, title, artist, genre, year, cover) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            """
+            INSERT INTO import_batch (batch, seq, id, title, artist, genre, year, cover, search_text)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
         )
         for (offset, album) in albums.enumerated() {
             try statement.execute([
                 batch.uuidString, offset, album.id.uuidString, album.title, album.artist, album.genre, album.year,
-                album.coverURL?.absoluteString,
+                album.coverURL?.absoluteString, SearchText.of(album),
             ])
             if offset % 1024 == 1023 { progress?(offset + 1) }
         }
@@ -296,8 +302,9 @@ public final class LibraryAPI {
         let last = try database.fetchOne("SELECT max(sort_key) FROM album")?.decode(Int64?.self, at: 0) ?? 0
         try database.execute(
             """
-            INSERT INTO album (id, sort_key, title, artist, genre, year, cover)
-            SELECT id, ? + (seq + 1) * ?, title, artist, genre, year, cover FROM import_batch WHERE batch = ? ORDER BY seq
+            INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
+            SELECT id, ? + (seq + 1) * ?, title, artist, genre, year, cover, search_text
+            FROM import_batch WHERE batch = ? ORDER BY seq
             """,
             [last, Self.keyGap, batch.uuidString]
         )
@@ -311,8 +318,8 @@ public final class LibraryAPI {
         _ = try located(at: first + count - 1)
         try database.execute(
             """
-            INSERT INTO import_batch (batch, seq, id, title, artist, genre, year, cover)
-            SELECT ?, row_number() OVER (ORDER BY sort_key) - 1, id, title, artist, genre, year, cover
+            INSERT INTO import_batch (batch, seq, id, title, artist, genre, year, cover, search_text)
+            SELECT ?, row_number() OVER (ORDER BY sort_key) - 1, id, title, artist, genre, year, cover, search_text
             FROM album WHERE sort_key >= ? ORDER BY sort_key LIMIT ?
             """,
             [batch.uuidString, start.sortKey, count]
@@ -447,17 +454,20 @@ public final class LibraryAPI {
             throw LibraryError(.invalidValue, "id \(album.id.uuidString) is already in the library")
         }
         try database.execute(
-            "INSERT INTO album (id, sort_key, title, artist, genre, year, cover) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            """
+            INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """,
             [
                 album.id.uuidString, sortKey, album.title, album.artist, album.genre, album.year,
-                album.coverURL?.absoluteString,
+                album.coverURL?.absoluteString, SearchText.of(album),
             ]
         )
     }
 
     static func album(from row: Row) throws -> Album {
         let idText = try row.decode(String.self, at: 0)
-        guard let id = UUID(uuidString: idText) else {
+        guard let id = UUIDText.parse(idText) ?? UUID(uuidString: idText) else {
             throw LibraryError(.storage, "the library holds an album with a malformed id \(idText)")
         }
         return Album(

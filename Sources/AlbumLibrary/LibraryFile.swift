@@ -72,6 +72,7 @@ public enum LibraryFile: Sendable {
         migrations: [
             Migration(version: 1, name: "albums and app state", sql: schema),
             Migration(version: 2, name: "import batches", sql: importBatchSchema),
+            searchMigration,
         ]
     )
 
@@ -100,7 +101,9 @@ public enum LibraryFile: Sendable {
             // Damage in pages a command does not read would go unseen: a write would build on it, a
             // list read past it through a damaged index. Small libraries are checked page by page at
             // each open; larger ones when they changed since albums last left them (VerificationMarker).
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            // stat(2), not FileManager's attributes: those look up the owner and group names too.
+            var status = stat()
+            let size = stat(path, &status) == 0 ? Int(status.st_size) : 0
             if size <= fullCheckLimit || !VerificationMarker.matches(path) {
                 do {
                     try database.checkIntegrity()
@@ -193,4 +196,13 @@ public enum LibraryFile: Sendable {
 /// ``LibraryFile/open(path:)``.
 private func openWithoutBlocking(_ path: String) -> Int32 {
     open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+}
+
+/// `open(2)` for reading, named apart from ``LibraryFile/open(path:)``.
+private func openForReading(_ path: String) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    #else
+    Darwin.open(path, O_RDONLY | O_CLOEXEC)
+    #endif
 }

@@ -1,4 +1,5 @@
 import CommandKit
+import Locking
 
 #if canImport(Glibc)
 import Glibc

@@ -10,25 +10,46 @@ public enum AlbumFormatter: Sendable {
     /// One album with its 1-based position.
     public typealias Row = (position: Int, album: Album)
 
-    /// `list` as text: one line per album, `*` marking the current one, columns aligned.
+    /// `list` as text: one line per album, `*` marking the current one, columns aligned by the
+    /// columns each value takes on a terminal (wide characters and emoji count two).
+    ///
+    /// With a `width` (standard output is a terminal), the title, artist and genre columns shrink,
+    /// widest first, until each line fits, and values cut there end with "…". Without one (a pipe,
+    /// a file) every value is whole.
     ///
     /// - Parameters:
     ///   - rows: The albums with their positions.
     ///   - currentID: The current album's id, if any.
+    ///   - width: The terminal's width in columns, or `nil` for whole values.
     /// - Returns: The lines, each ending with a newline; "No albums." for an empty library.
-    public static func listText(_ rows: [Row], currentID: UUID?) -> String {
+    public static func listText(_ rows: [Row], currentID: UUID?, width: Int? = nil) -> String {
         guard !rows.isEmpty else { return "No albums.\n" }
         let numberWidth = String(rows.map(\.position).max() ?? 1).count
-        let titles = rows.map { DisplayText.sanitized($0.album.title) }
-        let artists = rows.map { DisplayText.sanitized($0.album.artist) }
-        let titleWidth = min(40, titles.map(\.count).max() ?? 0)
-        let artistWidth = min(30, artists.map(\.count).max() ?? 0)
+        let fields = rows.map { row in
+            [row.album.title, row.album.artist, row.album.genre].map(DisplayText.sanitized)
+        }
+        var widths = (0..<3).map { column in fields.map { TerminalColumns.width($0[column]) }.max() ?? 0 }
+        let hasYear = rows.contains { $0.album.year != nil }
+        if let width {
+            // "* 12  " before the title, two spaces between columns, the year's four digits.
+            let fixed = 2 + numberWidth + 2 + 2 + 2 + (hasYear ? 2 + 4 : 0)
+            let available = max(3 * 4, width - fixed)
+            while widths.reduce(0, +) > available, let widest = widths.indices.max(by: { widths[$0] < widths[$1] }),
+                widths[widest] > 4
+            {
+                widths[widest] -= 1
+            }
+        }
         var text = ""
         for (offset, row) in rows.enumerated() {
             let mark = row.album.id == currentID ? "*" : " "
             let number = String(repeating: " ", count: numberWidth - String(row.position).count) + String(row.position)
-            var line = "\(mark) \(number)  \(pad(titles[offset], titleWidth))  \(pad(artists[offset], artistWidth))"
-            line += "  \(pad(DisplayText.sanitized(row.album.genre), 8))  \(row.album.year.map(String.init) ?? "")"
+            var line = "\(mark) \(number)"
+            for column in 0..<3 {
+                let value = TerminalColumns.truncated(fields[offset][column], to: widths[column])
+                line += "  " + TerminalColumns.padded(value, to: widths[column])
+            }
+            if let year = row.album.year { line += "  \(year)" }
             while line.last == " " { line.removeLast() }
             text += line + "\n"
         }
@@ -74,45 +95,91 @@ public enum AlbumFormatter: Sendable {
     /// `history` as text: step 0 is the start; `>` marks the current step, later steps are undone.
     ///
     /// - Parameters:
-    ///   - steps: Each step's text, oldest first (step 1 first).
+    ///   - steps: The steps to show, oldest first (all of them, or the last few).
     ///   - current: The number of steps done (0: all undone).
-    /// - Returns: The lines.
-    public static func historyText(_ steps: [String], current: Int) -> String {
-        let width = String(steps.count).count
-        func line(_ index: Int, _ text: String) -> String {
+    ///   - timeZone: The zone times are shown in.
+    /// - Returns: The lines; "Start" only when `steps` begins with step 1.
+    public static func historyText(
+        _ steps: [LibrarySession.Step], current: Int, timeZone: TimeZone = .current
+    ) -> String {
+        let width = String(steps.last?.number ?? 0).count
+        func line(_ index: Int, _ time: String, _ text: String) -> String {
             let mark = index == current ? ">" : " "
             let number = String(repeating: " ", count: width - String(index).count) + String(index)
             let state = index > current ? "  (undone)" : ""
-            return "\(mark) \(number)  \(text)\(state)\n"
+            return "\(mark) \(number)  \(time)  \(text)\(state)\n"
         }
-        var text = line(0, "Start")
-        for (offset, step) in steps.enumerated() {
-            text += line(offset + 1, DisplayText.sanitized(step))
+        let blank = String(repeating: " ", count: 19)
+        var text = steps.first.map { $0.number == 1 } ?? true ? line(0, blank, "Start") : ""
+        for step in steps {
+            let time = step.time.map { Self.localTime($0, timeZone) } ?? blank
+            text += line(step.number, time, DisplayText.sanitized(step.text))
         }
         return text
     }
 
-    /// `history --json`: `{"current": n, "steps": [{"index": 1, "text": "...", "done": true}, ...]}`.
+    /// `2024-05-01 14:03:07`: sortable, the same on every machine's locale.
+    private static func localTime(_ date: Date, _ timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        func two(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
+        return
+            "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
+    }
+
+    /// `history --json`: `{"current": n, "count": m, "steps": [{"index": 1, "text": "...", "time": "2024-05-01T12:03:07Z", "done": true}, ...]}`.
     ///
     /// - Parameters:
-    ///   - steps: Each step's text, oldest first.
+    ///   - steps: The steps to show, oldest first.
     ///   - current: The number of steps done.
+    ///   - count: The number of steps in the whole history.
     /// - Returns: The JSON text and a final newline.
-    public static func historyJSON(_ steps: [String], current: Int) -> String {
+    public static func historyJSON(_ steps: [LibrarySession.Step], current: Int, count: Int) -> String {
         struct Step: Encodable {
             var index: Int
             var text: String
+            var time: String?
             var done: Bool
+
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(index, forKey: .index)
+                try container.encode(text, forKey: .text)
+                try container.encode(time, forKey: .time)
+                try container.encode(done, forKey: .done)
+            }
+
+            enum CodingKeys: String, CodingKey { case index, text, time, done }
         }
         struct History: Encodable {
             var current: Int
+            var count: Int
             var steps: [Step]
         }
         let history = History(
             current: current,
-            steps: steps.enumerated().map { Step(index: $0.offset + 1, text: $0.element, done: $0.offset < current) }
+            count: count,
+            steps: steps.map {
+                Step(
+                    index: $0.number, text: $0.text, time: $0.time.map { $0.formatted(.iso8601) }, done: $0.isDone)
+            }
         )
         return json(history)
+    }
+
+    /// What a changing command did, for scripts: `{"command": "delete", "step": "Delete “X”",
+    /// "id": "…", "position": 1}`, keys without a value left out.
+    ///
+    /// - Parameter result: The result.
+    /// - Returns: The JSON text and a final newline.
+    static func resultJSON(_ result: ChangeResult) -> String {
+        json(result)
+    }
+
+    /// `info --json`.
+    static func infoJSON(_ info: LibraryInfo) -> String {
+        json(info)
     }
 
     private struct RowJSON: Encodable {
@@ -136,7 +203,7 @@ public enum AlbumFormatter: Sendable {
         }
     }
 
-    private static func json(_ value: some Encodable) -> String {
+    static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         // Strings, numbers, UUIDs and URLs always encode.
@@ -144,10 +211,4 @@ public enum AlbumFormatter: Sendable {
         return String(decoding: data, as: UTF8.self) + "\n"
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        if text.count > width {
-            return String(text.prefix(max(0, width - 1))) + "…"
-        }
-        return text + String(repeating: " ", count: width - text.count)
-    }
 }

@@ -1,8 +1,14 @@
 import AlbumLibrary
 import CommandStore
-public import Foundation
+import Foundation
 import LaunchKit
 import SQLiteDatabase
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The `albums` program: parses the command line, opens the library, runs one command.
 ///
@@ -12,17 +18,31 @@ public enum AlbumsApp: Sendable {
     /// The exit status of a command that failed (a usage error exits with ``UsageError/exitCode``).
     public static let failureExitCode: Int32 = 1
 
+    /// Checks, before anything starts a thread, that the process's limits leave albums the file
+    /// descriptors and address space it needs (`ResourceCheck`); when they do not, writes the
+    /// one-line refusal and returns the exit status.
+    ///
+    /// `main.swift` calls it first of all: Dispatch, which the main actor's run loop starts, traps
+    /// (SIGILL) when it cannot get its descriptors.
+    /// - Parameter console: Where to write the refusal.
+    /// - Returns: ``failureExitCode`` after a refusal, `nil` when the run can start.
+    public static func refusalBeforeStart(console: Console = .standard) -> Int32? {
+        guard let refusal = ResourceCheck.startupRefusal() else { return nil }
+        console.writeErrorLine(refusal)
+        return failureExitCode
+    }
+
     /// Runs the program.
     ///
     /// - Parameters:
     ///   - arguments: The process arguments, the program name first.
-    ///   - environment: The process environment (`ALBUMS_DB`, `XDG_DATA_HOME`, `HOME`).
+    ///   - environment: The process environment (`ALBUMS_DB`, `XDG_DATA_HOME`, `HOME`, `COLUMNS`).
     ///   - console: Where to write and read.
     /// - Returns: The exit status: 0 on success, 1 when the command failed, 2 for a usage error.
     @MainActor
     public static func run(
         arguments: [String],
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String] = AlbumsApp.environment(),
         console: Console = .standard
     ) async -> Int32 {
         // First, before anything starts a thread or opens a file: a lack of either ends the
@@ -54,18 +74,14 @@ public enum AlbumsApp: Sendable {
             console.writeErrorLine(error.description)
             return UsageError.exitCode
         }
-        switch request.command {
-        case .help(let topic):
-            console.write((topic.flatMap(HelpText.help(for:)) ?? HelpText.overview) + "\n")
+        if case .output(let text) = request.action {
+            console.write(text.hasSuffix("\n") ? text : text + "\n")
             return 0
-        case .version:
-            console.write(HelpText.version + "\n")
-            return 0
-        default:
-            break
         }
         let path = LibraryFile.defaultPath(explicitPath: request.options.databasePath, environment: environment)
-        let interactive = request.command == .interactive && console.outputIsTerminal && console.inputIsTerminal
+        // A mistyped --db would otherwise make a new library without a word.
+        let isNew = access(path, F_OK) != 0
+        let interactive = request.action == .interactive && console.outputIsTerminal && console.inputIsTerminal
         let state: AlbumsLaunch.State
         let report: LaunchReport
         do {
@@ -91,13 +107,17 @@ public enum AlbumsApp: Sendable {
             console.writeErrorLine("albums: the library did not open")
             return failureExitCode
         }
+        if isNew && state.seededDefaults {
+            console.writeError("albums: created a new library at \(DisplayText.sanitized(path))\n")
+        }
         do {
             if interactive {
                 return try TerminalApp.run(session: session, currentAlbumID: state.currentAlbumID)
             }
-            let command = request.command == .interactive ? .list : request.command
-            let runner = CommandRunner(session: session, options: request.options, console: console)
-            try runner.run(command)
+            let runner = CommandRunner(
+                session: session, options: request.options, console: console,
+                terminalWidth: console.outputIsTerminal ? TerminalSize.columns(environment: environment) : nil)
+            try runner.run(request.action)
             return 0
         } catch let error as UsageError {
             console.writeErrorLine(error.description)
@@ -106,6 +126,20 @@ public enum AlbumsApp: Sendable {
             console.writeErrorLine("albums: \(describe(error))")
             return failureExitCode
         }
+    }
+
+    /// The environment variables albums reads, and only those.
+    ///
+    /// `ProcessInfo.environment` copies every variable into a dictionary, a twentieth of a short
+    /// command's run; these few come from `getenv` directly.
+    ///
+    /// - Returns: `ALBUMS_DB`, `XDG_DATA_HOME`, `HOME`, `COLUMNS` and the tests' commit gate, when set.
+    public static func environment() -> [String: String] {
+        var found: [String: String] = [:]
+        for name in ["ALBUMS_DB", "XDG_DATA_HOME", "HOME", "COLUMNS", TestCommitGate.variable] {
+            if let value = getenv(name) { found[name] = String(cString: value) }
+        }
+        return found
     }
 
     /// One line for any error a command can end with.

@@ -2,114 +2,125 @@ import AlbumLibrary
 import CommandStore
 import Foundation
 
-/// Runs one parsed command against an open library and prints what it did.
+/// Runs one parsed action against an open library and prints what it did: a line of text, or
+/// with `--json` an object scripts can read.
 struct CommandRunner {
     let session: LibrarySession
     let options: GlobalOptions
     let console: Console
+    /// The terminal's width when standard output is one, for fitting tables.
+    var terminalWidth: Int?
 
     private var library: LibraryAPI { session.library }
 
-    func run(_ command: AlbumsCommand) throws {
-        switch command {
-        case .interactive, .list:
-            let albums = try library.albums()
-            let rows = albums.enumerated().map { (position: $0.offset + 1, album: $0.element) }
-            let current = try library.currentAlbumID()
-            console.write(
-                options.json
-                    ? AlbumFormatter.listJSON(rows, currentID: current)
-                    : AlbumFormatter.listText(rows, currentID: current)
-            )
-        case .show(let position):
-            let row = (position: position, album: try library.album(at: position))
+    func run(_ action: AlbumsAction) throws {
+        switch action {
+        case .interactive:
+            try list(search: nil, order: .position)
+        case .list(let search, let order):
+            try list(search: search, order: order)
+        case .show(let selector):
+            let row = try AlbumFinder(library: library).find(selector)
             console.write(options.json ? AlbumFormatter.showJSON(row) : AlbumFormatter.showText(row))
         case .add(let album, let at):
             let command = try session.add(album, at: at)
-            say("Added \(DisplayText.quoted(command.album.title)) (position \(command.position))")
-        case .edit(let position, let changes):
-            // The title as the edit left it, from what the command recorded in its transaction.
-            let command = try session.edit(at: position, changes: changes)
-            let title = (try? command.before?.applying(changes))?.title ?? command.before?.title ?? ""
-            say("Edited \(DisplayText.quoted(title)) (position \(position))")
-        case .move(let from, let to):
+            report(
+                ChangeResult(command: "add", step: command.text, id: album.id, position: command.position),
+                "Added \(DisplayText.quoted(command.album.title)) (position \(command.position))")
+        case .edit(let selector, let changes):
+            try edit(selector, changes)
+        case .move(let selector, let to):
+            let (from, album) = try AlbumFinder(library: library).find(selector)
+            guard from != to else {
+                throw LibraryError(
+                    .nothingToChange, "\(DisplayText.quoted(album.title)) is already at position \(to): nothing to move"
+                )
+            }
             let command = try session.move(from: from, to: to)
-            say("Moved \(DisplayText.quoted(command.title ?? "")) from position \(from) to \(to)")
-        case .delete(let position):
+            report(
+                ChangeResult(command: "move", step: command.text, id: album.id, position: to),
+                "Moved \(DisplayText.quoted(album.title)) from position \(from) to \(to)")
+        case .delete(let selector):
+            let (position, album) = try AlbumFinder(library: library).find(selector)
             let command = try session.delete(at: position)
-            say("Deleted \(DisplayText.quoted(command.album?.title ?? "")) (position \(position))")
+            report(
+                ChangeResult(command: "delete", step: command.text, id: album.id, position: position),
+                "Deleted \(DisplayText.quoted(album.title)) (position \(position))")
         case .undo(let count):
-            for record in try session.undo(count: count) {
-                say("Undid \(DisplayText.sanitized(record.text))")
-            }
+            let texts = try session.undo(count: count).map(\.text)
+            report(
+                ChangeResult(command: "undo", steps: texts),
+                texts.map { "Undid \(DisplayText.sanitized($0))" }.joined(separator: "\n"))
         case .redo(let count):
-            for record in try session.redo(count: count) {
-                say("Redid \(DisplayText.sanitized(record.text))")
-            }
-        case .history:
-            let history = try session.historySteps()
+            let texts = try session.redo(count: count).map(\.text)
+            report(
+                ChangeResult(command: "redo", steps: texts),
+                texts.map { "Redid \(DisplayText.sanitized($0))" }.joined(separator: "\n"))
+        case .history(let limit):
+            let steps = try session.steps(last: limit)
+            let current = session.history.index
             console.write(
                 options.json
-                    ? AlbumFormatter.historyJSON(history.records.map(\.text), current: history.current)
-                    : AlbumFormatter.historyText(history.records.map(\.text), current: history.current)
+                    ? AlbumFormatter.historyJSON(steps, current: current, count: session.history.count)
+                    : AlbumFormatter.historyText(steps, current: current)
             )
-        case .importAlbums(let source):
-            try importAlbums(from: source)
+        case .importAlbums(let source, let replace):
+            try AlbumImport(session: session, console: console).run(from: source, replace: replace) { result, line in
+                report(result, line)
+            }
         case .export(let destination):
             try export(to: destination)
-        case .help, .version:
-            break
+        case .info:
+            let info = LibraryInfo(
+                path: session.path, albums: try library.count(), historySteps: session.history.count,
+                done: session.history.index)
+            console.write(
+                options.json
+                    ? AlbumFormatter.infoJSON(info)
+                    : """
+                    Library:  \(DisplayText.sanitized(info.path))
+                    Albums:   \(info.albums)
+                    History:  \(info.historySteps) step\(info.historySteps == 1 ? "" : "s") (\(info.done) done)
+
+                    """)
+        case .output(let text):
+            console.write(text)
         }
     }
 
-    private func say(_ line: String) {
-        console.write(line + "\n")
-    }
-
-    private func importAlbums(from source: String) throws {
-        let data: Data
-        let name = source == "-" ? "standard input" : source
-        if source == "-" {
-            do {
-                data = try console.readInput()
-            } catch {
-                throw LibraryError(.malformedFile, "cannot read \(name): \(Self.reason(error))")
-            }
-            // readInput stops one byte past the limit: an endless stream ends here.
-            guard data.count <= AlbumFile.maximumFileSize else {
-                throw LibraryError(.malformedFile, "cannot read \(name): \(UserFile.tooLargeInput.reason)")
-            }
+    private func list(search: String?, order: AlbumOrder) throws {
+        let rows: [AlbumFormatter.Row] =
+            search == nil && order == .position
+            ? try library.albums().enumerated().map { ($0.offset + 1, $0.element) }
+            : try library.albums(matching: search, order: order)
+        let current = try library.currentAlbumID()
+        if options.json {
+            console.write(AlbumFormatter.listJSON(rows, currentID: current))
+        } else if rows.isEmpty && search != nil {
+            console.write("No albums match \(DisplayText.quoted(search ?? "")).\n")
         } else {
-            do {
-                data = try UserFile.contents(atPath: source)
-            } catch {
-                throw LibraryError(.malformedFile, "cannot import \(name): \(error.reason)")
-            }
+            console.write(AlbumFormatter.listText(rows, currentID: current, width: terminalWidth))
         }
-        let albums: [Album]
-        do {
-            albums = try AlbumFile.decode(data)
-        } catch {
-            throw LibraryError(error.code, "\(name): \(error.message)")
+    }
+
+    private func edit(_ selector: AlbumSelector, _ changes: AlbumChanges) throws {
+        let (position, album) = try AlbumFinder(library: library).find(selector)
+        let edited = try album.applying(changes)
+        guard edited != album else {
+            throw LibraryError(
+                .nothingToChange, "\(DisplayText.quoted(album.title)) already has those values: nothing to edit")
         }
-        guard !albums.isEmpty else {
-            throw LibraryError(.malformedFile, "\(name): no albums to import (the array is empty)")
-        }
-        let bar =
-            console.errorIsTerminal && albums.count >= ProgressBar.threshold
-            ? ProgressBar(total: albums.count, console: console) : nil
-        let command: ImportAlbumsCommand
-        do {
-            command = try session.importAlbums(albums, progress: bar.map { bar in { bar.update($0) } })
-        } catch let error as LibraryError {
-            bar?.finish()
-            throw LibraryError(error.code, "\(name): \(error.message)")
-        }
-        bar?.finish()
-        let first = command.firstPosition ?? 1
-        let last = first + albums.count - 1
-        let positions = albums.count == 1 ? "position \(first)" : "positions \(first)–\(last)"
-        say("Imported \(albums.count) album\(albums.count == 1 ? "" : "s") (\(positions))")
+        let command = try session.edit(at: position, changes: changes)
+        // The title as the edit left it, from what the command recorded in its transaction.
+        let title = (try? command.before?.applying(changes))?.title ?? edited.title
+        report(
+            ChangeResult(command: "edit", step: command.text, id: album.id, position: position),
+            "Edited \(DisplayText.quoted(title)) (position \(position))")
+    }
+
+    /// Prints a change's result: its JSON object with `--json`, else its line.
+    func report(_ result: ChangeResult, _ line: String) {
+        console.write(options.json ? AlbumFormatter.resultJSON(result) : line + "\n")
     }
 
     private func export(to destination: String?) throws {
@@ -129,10 +140,21 @@ struct CommandRunner {
         } catch {
             throw LibraryError(.storage, "cannot export to \(destination): \(error.reason); the file was not changed")
         }
-        say("Exported \(albums.count) album\(albums.count == 1 ? "" : "s") to \(DisplayText.sanitized(destination))")
+        let line =
+            "Exported \(albums.count) album\(albums.count == 1 ? "" : "s") to \(DisplayText.sanitized(destination))"
+        if options.json {
+            struct Exported: Encodable {
+                var command = "export"
+                var file: String
+                var count: Int
+            }
+            console.write(AlbumFormatter.json(Exported(file: destination, count: albums.count)))
+        } else {
+            console.write(line + "\n")
+        }
     }
 
-    private static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error) -> String {
         if let refusal = error as? UserFile.Refusal { return refusal.reason }
         let nsError = error as NSError
         if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,

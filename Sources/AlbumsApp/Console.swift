@@ -1,6 +1,7 @@
 import AlbumLibrary
 import CommandKit
 public import Foundation
+import Locking
 
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Whether the shutdown has escalated, shared by the invoker, the deadline timer and the step in
 /// progress: the first escalation wins, and each registered handler runs once.
@@ -9,7 +9,7 @@ final class EscalationLatch: Sendable {
         var nextToken = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     var escalation: ShutdownEscalation? { state.withLock { $0.escalation } }
     var isEscalated: Bool { escalation != nil }

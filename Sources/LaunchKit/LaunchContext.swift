@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// What the commands of one launch share: the launch options, and values that commands hand to the
 /// commands that depend on them.
@@ -31,7 +31,7 @@ public final class LaunchContext: Sendable {
     /// The options the launch was started with.
     public let options: LaunchOptions
 
-    private let values = Mutex<[AnyLaunchKey: any Sendable]>([:])
+    private let values = LockedState<[AnyLaunchKey: any Sendable]>([:])
     private let mainActorValues = MainActorValues()
 
     /// Creates an empty context.

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// Hands launch events to every subscribed stream. With no subscriber, emitting costs one atomic
@@ -10,7 +11,7 @@ final class LaunchEventHub: Sendable {
     }
 
     private let subscribers = Atomic<Int>(0)
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// Whether anyone listens (checked before building an event).
     var isActive: Bool { subscribers.load(ordering: .relaxed) > 0 }

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Runs an operation against a deadline without waiting for an operation that overstays it.
 ///
@@ -63,7 +63,7 @@ private final class RaceState<Value: Sendable>: Sendable {
         var operationCancelled = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     func begin(
         _ continuation: CheckedContinuation<Race.Outcome<Value>, Never>,

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The state one running service shares between its task, the scheduler and the shutdown: its
 /// readiness, the stop request, its end. Everything suspends on continuations; nothing blocks.
@@ -40,7 +40,7 @@ final class ServiceRunner: Sendable {
         var nextToken = 0
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     let id: LaunchID
     private let now: @Sendable () -> Duration
     private let events: LaunchEventHub?

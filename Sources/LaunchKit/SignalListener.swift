@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
 import Glibc
@@ -116,7 +116,7 @@ enum SignalDispositions {
         var dispatchActions: [Int32: sigaction] = [:]
     }
 
-    private static let state = Mutex(State())
+    private static let state = LockedState(State())
 
     /// Records the signal's current disposition if nobody listens to it yet, and prepares it for a
     /// Dispatch signal source.

@@ -15,6 +15,7 @@ let suites: [String: ([String]) throws -> Void] = [
     "launch": LaunchBenchmark.run,
     "store": StoreBenchmark.run,
     "albums": AlbumsBenchmark.run,
+    "startup": StartupBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -7,9 +7,7 @@ import Testing
 
 /// A library on a private in-memory database, seeded with the five defaults.
 private func makeLibrary(seeded: Bool = true) throws -> LibraryAPI {
-    let database = try Database.inMemory()
-    try database.execute(LibraryFile.schema)
-    try database.execute(LibraryFile.importBatchSchema)
+    let database = try Database.openStore(path: ":memory:", schemas: [LibraryFile.albumsSchema])
     let library = LibraryAPI(database: database)
     if seeded { try library.seedDefaultsIfNeeded() }
     return library

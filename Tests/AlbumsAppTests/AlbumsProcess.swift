@@ -63,7 +63,9 @@ struct AlbumsProcess {
     /// Waits without holding a thread: the test pool has one thread per core, and tests blocked on
     /// child processes starved the suite's other tests (LaunchKit's readiness waits timed out
     /// under ThreadSanitizer).
-    func run(_ arguments: [String], input: Data? = nil, timeout: TimeInterval? = nil) async throws -> Result {
+    func run(
+        _ arguments: [String], input: Data? = nil, timeout: TimeInterval? = nil, executable: URL = Self.executable
+    ) async throws -> Result {
         let folder = try Self.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let outputURL = folder.appendingPathComponent("stdout")
@@ -73,7 +75,7 @@ struct AlbumsProcess {
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: inputURL.path, contents: input ?? Data())
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["ALBUMS_DB"] = nil

@@ -1,48 +1,85 @@
 import AlbumLibrary
-import AlbumsApp
 import Foundation
+import TestSupport
 import Testing
+
+@testable import AlbumsApp
 
 @Suite struct CommandLineParserTests {
     private func parse(_ words: String...) throws(UsageError) -> CommandLineRequest {
         try CommandLineParser.parse(["albums"] + words)
     }
 
-    private func command(_ words: String...) throws(UsageError) -> AlbumsCommand {
-        try CommandLineParser.parse(["albums"] + words).command
+    private func command(_ words: String...) throws(UsageError) -> AlbumsAction {
+        try CommandLineParser.parse(["albums"] + words).action
+    }
+
+    /// The text an output action prints (help, version, completion script), or "" for another action.
+    private func output(_ words: String...) throws(UsageError) -> String {
+        guard case .output(let text) = try CommandLineParser.parse(["albums"] + words).action else { return "" }
+        return text
     }
 
     @Test func noCommandIsInteractive() throws {
-        #expect(try parse().command == .interactive)
+        #expect(try parse().action == .interactive)
         #expect(try parse("--db", "/tmp/x.sqlite").options.databasePath == "/tmp/x.sqlite")
     }
 
     @Test func parsesGlobalOptionsBeforeAndAfterTheCommand() throws {
         let before = try parse("--db", "/tmp/a", "--json", "--launch-report", "list")
-        #expect(before.command == .list)
+        #expect(before.action == .list(search: nil, order: .position))
         #expect(before.options == GlobalOptions(databasePath: "/tmp/a", json: true, launchReport: true))
         let after = try parse("list", "--json", "--db=/tmp/b")
         #expect(after.options == GlobalOptions(databasePath: "/tmp/b", json: true))
     }
 
     @Test func parsesEveryCommand() throws {
-        #expect(try command("list") == .list)
-        #expect(try command("show", "2") == .show(position: 2))
-        #expect(try command("delete", "1") == .delete(position: 1))
-        #expect(try command("move", "1", "3") == .move(from: 1, to: 3))
+        #expect(try command("list") == .list(search: nil, order: .position))
+        #expect(try command("list", "--search", "sun", "--sort", "year") == .list(search: "sun", order: .year))
+        #expect(try command("list", "-s", "Björk") == .list(search: "Björk", order: .position))
+        #expect(try command("show", "2") == .show(.position(2)))
+        #expect(try command("show", "Best of Bowie") == .show(.title("Best of Bowie")))
+        let id = UUID()
+        #expect(try command("show", id.uuidString) == .show(.id(id)))
+        #expect(try command("delete", "1") == .delete(.position(1)))
+        #expect(try command("move", "1", "3") == .move(.position(1), to: 3))
         #expect(try command("undo") == .undo(count: 1))
         #expect(try command("undo", "3") == .undo(count: 3))
         #expect(try command("redo", "2") == .redo(count: 2))
-        #expect(try command("history") == .history)
-        #expect(try command("import", "-") == .importAlbums(source: "-"))
-        #expect(try command("import", "--", "-x.json") == .importAlbums(source: "-x.json"))
+        #expect(try command("history") == .history(limit: nil))
+        #expect(try command("history", "--limit", "5") == .history(limit: 5))
+        #expect(try command("history", "-n", "2") == .history(limit: 2))
+        #expect(try command("import", "-") == .importAlbums(source: "-", replace: false))
+        #expect(try command("import", "--replace", "b.json") == .importAlbums(source: "b.json", replace: true))
+        #expect(try command("import", "--", "-x.json") == .importAlbums(source: "-x.json", replace: false))
         #expect(try command("export") == .export(destination: nil))
         #expect(try command("export", "out.json") == .export(destination: "out.json"))
-        #expect(try command("help") == .help(topic: nil))
-        #expect(try command("help", "add") == .help(topic: "add"))
-        #expect(try command("--help") == .help(topic: nil))
-        #expect(try command("add", "--help") == .help(topic: "add"))
-        #expect(try command("--version") == .version)
+        #expect(try command("info") == .info)
+    }
+
+    @Test func helpVersionAndCompletionScriptsAreOutput() throws {
+        #expect(try output("--help").contains("USAGE: albums"))
+        #expect(try output("-h").contains("SUBCOMMANDS:"))
+        #expect(try output("help").contains("USAGE: albums"))
+        #expect(try output("help", "add").contains("USAGE: albums add"))
+        #expect(try output("add", "--help").contains("--title <title>"))
+        #expect(try output("--version") == "albums 1.0.0")
+        for shell in ["bash", "zsh", "fish"] {
+            let script = try output("--generate-completion-script", shell)
+            #expect(script.contains("albums"), "\(shell)")
+            #expect(script.contains("history"), "\(shell)")
+        }
+    }
+
+    @Test func shortOptions() throws {
+        let request = try parse("-j", "add", "-t", "Blue", "-a", "Joni Mitchell", "-g", "Folk", "-y", "1971")
+        #expect(request.options.json)
+        guard case .add(let album, nil) = request.action else {
+            Issue.record("not an add: \(request)")
+            return
+        }
+        #expect([album.title, album.artist, album.genre] == ["Blue", "Joni Mitchell", "Folk"])
+        #expect(album.year == 1971)
     }
 
     @Test func parsesAddWithAllFields() throws {
@@ -73,7 +110,7 @@ import Testing
     @Test func parsesEditChanges() throws {
         #expect(
             try command("edit", "2", "--year", "1993", "--genre", "")
-                == .edit(position: 2, changes: AlbumChanges(genre: "", year: 1993)))
+                == .edit(.position(2), changes: AlbumChanges(genre: "", year: 1993)))
     }
 
     @Test(arguments: [
@@ -81,11 +118,16 @@ import Testing
         (["--frobnicate"], "unknown option '--frobnicate'"),
         (["list", "--verbose"], "unknown option '--verbose' for list"),
         (["list", "extra"], "unexpected argument 'extra' for list"),
-        (["show"], "show needs POSITION"),
-        (["show", "x"], "POSITION 'x' is not a whole number"),
-        (["show", "0"], "POSITION 0 is not a position"),
-        (["show", "-1"], "POSITION -1 is not a position"),
-        (["delete"], "delete needs POSITION"),
+        (["show"], "show needs ALBUM"),
+        (["show", "0"], "ALBUM 0 is not a position"),
+        (["show", "-1"], "-1 is not a position"),
+        (["show", ""], "ALBUM must be a position, an album id or a title"),
+        (["delete"], "delete needs ALBUM"),
+        (["move", "1", "x"], "TO 'x' is not a whole number"),
+        (["list", "--sort", "colour"], "unknown sort key 'colour' (known: position, title, artist, year)"),
+        (["list", "--search", ""], "--search needs some text"),
+        (["history", "--limit", "0"], "--limit 0 must be at least 1"),
+        (["history", "--limit"], "--limit needs a value"),
         (["delete", "1", "2"], "unexpected argument '2' for delete"),
         (["move", "1"], "move needs TO"),
         (["undo", "0"], "COUNT 0 must be at least 1"),
@@ -107,11 +149,9 @@ import Testing
         (["import"], "import needs a FILE"),
         (["import", ""], "import needs a file path, not an empty argument"),
         (["export", ""], "export needs a file path, not an empty argument"),
-        (["help", "nope"], "unknown command 'nope'"),
         (["--db"], "--db needs a value"),
         (["--db", "", "list"], "--db needs a file path"),
         (["--json=yes", "list"], "--json takes no value"),
-        (["--version", "list"], "--version takes no command"),
     ])
     func rejectsBadCommandLines(words: [String], expected: String) {
         do {
@@ -125,11 +165,35 @@ import Testing
         }
     }
 
-    @Test func everyCommandHasHelp() {
+    @Test func everyCommandHasHelp() throws {
+        let overview = try output("--help")
         for name in CommandLineParser.commandNames {
-            #expect(HelpText.help(for: name)?.contains("USAGE: albums") == true, "\(name)")
-            #expect(HelpText.overview.contains(name), "\(name)")
+            #expect(overview.contains(name), "\(name)")
+            guard name != "help" else { continue }
+            #expect(try output(name, "--help").contains("USAGE: albums \(name)"), "\(name)")
         }
-        #expect(HelpText.help(for: "nope") == nil)
+    }
+
+    /// The quick path returns exactly what ArgumentParser returns, on every line it accepts.
+    @Test func theQuickPathAgreesWithArgumentParser() throws {
+        let vocabulary = [
+            "list", "show", "delete", "move", "undo", "redo", "history", "info", "export", "add", "help", "1", "2",
+            "0", "-1", "x", "Best of Bowie", "", "--db", "/tmp/a.sqlite", "--json", "-j", "--launch-report", "--",
+            "-", "--help", "out.json", "3F2504E0-4F89-11D3-9A0C-0305E82C3301",
+        ]
+        var generator = SplitMix64(seed: 15)
+        var quick = 0
+        for _ in 0..<3000 {
+            let length = Int.random(in: 0...5, using: &generator)
+            let words = (0..<length).map { _ in vocabulary.randomElement(using: &generator)! }
+            guard let request = QuickParse.request(words) else { continue }
+            quick += 1
+            do {
+                #expect(try CommandLineParser.parseWithArgumentParser(words) == request, "\(words)")
+            } catch {
+                Issue.record("\(words): the quick path gave \(request), ArgumentParser \(error)")
+            }
+        }
+        #expect(quick > 300, "only \(quick) lines took the quick path")
     }
 }

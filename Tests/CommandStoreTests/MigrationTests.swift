@@ -1,9 +1,9 @@
+import CommandKit
 import CommandStore
 import Foundation
+import Locking
 import SQLiteDatabase
 import Testing
-
-@testable import CommandKit
 
 @Suite struct MigrationTests {
     static let v1 = Migration(

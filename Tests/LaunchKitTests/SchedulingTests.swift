@@ -1,9 +1,9 @@
+import CommandKit
 import Foundation
 import LaunchKit
+import Locking
 import TestSupport
 import Testing
-
-@testable import CommandKit
 
 @Suite struct SchedulingTests {
     @Test func diamondRunsEachCommandOnceAfterItsDependencies() async throws {

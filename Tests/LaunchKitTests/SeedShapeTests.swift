@@ -1,7 +1,7 @@
+import CommandKit
 import LaunchKit
+import Locking
 import Testing
-
-@testable import CommandKit
 
 // The seed's example: an app delegate's third-party set-up as launch commands.
 

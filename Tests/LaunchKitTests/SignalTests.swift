@@ -1,8 +1,8 @@
+import CommandKit
 import Foundation
 import LaunchKit
+import Locking
 import Testing
-
-@testable import CommandKit
 
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,8 @@
+import CommandKit
 import Foundation
 import LaunchKit
+import Locking
 import Testing
-
-@testable import CommandKit
 
 /// A clock that moves only when told to, so reports have exact times.
 ///

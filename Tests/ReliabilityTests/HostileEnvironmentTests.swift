@@ -236,7 +236,7 @@ import Glibc
         let runs: [([String], Int32, String)] = [
             (["import", file.path], 1, "unknown field"),
             (["--frobnicate\(hostile)"], 2, "unknown option"),
-            (["show", hostile], 2, "albums: "),
+            (["show", hostile], 1, "albums: "),  // not a position or an id: looked up as a title
             (["import", folder.path + "/missing\(hostile).json"], 1, "no such file"),
             (["export", folder.path + "/no-folder\(hostile)/x.json"], 1, "does not exist"),
         ]

@@ -20,6 +20,7 @@ import Testing
         "Database.swift: configuration.foreignKeysEnabled ? \"ON\" : \"OFF\"": "one of two keywords",
         "Database.swift: configuration.synchronous.rawValue": "Synchronous's raw values: OFF, NORMAL, FULL, EXTRA",
         "LibraryAPI.swift: Self.columns": "a static list of column names",
+        "LibraryAPI+Search.swift: Self.columns": "a static list of column names",
     ]
 
     /// The shipped modules (not benchmarks, fuzzers or test helpers).

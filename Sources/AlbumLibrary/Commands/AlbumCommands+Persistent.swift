@@ -38,6 +38,13 @@ extension ImportAlbumsCommand: PersistentCommand {
     public static let kind = "albums.import"
 }
 
+extension ReplaceLibraryCommand: PersistentCommand {
+    /// The album library.
+    public typealias Receiver = LibraryAPI
+    /// The stored kind: `albums.replace`.
+    public static let kind = "albums.replace"
+}
+
 extension LibraryAPI {
     /// Every album command, for decoding a library's durable history.
     public static var commandRegistry: CommandRegistry<LibraryAPI> {
@@ -47,6 +54,11 @@ extension LibraryAPI {
         registry.register(EditAlbumCommand.self)
         registry.register(MoveAlbumCommand.self)
         registry.register(ImportAlbumsCommand.self)
+        // Its entry leaving the history (dropped from the redo tail, trimmed, cleared) releases
+        // the albums it keeps for an undo or a redo.
+        registry.register(ReplaceLibraryCommand.self) { command, library in
+            try library.discardReplacement(command.batch)
+        }
         return registry
     }
 }

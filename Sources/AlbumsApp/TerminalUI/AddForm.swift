@@ -1,13 +1,13 @@
 public import AlbumLibrary
 import Foundation
 
-/// The small form the terminal UI shows to add an album: four text fields and a focus.
+/// The small form the terminal UI shows to add an album: five text fields and a focus.
 ///
 /// Pure state: key presses edit it, ``album()`` checks it. Nothing is drawn here.
 public struct AddForm: Sendable, Hashable {
     /// The form's fields, in the order Tab visits them.
     public enum Field: Int, Sendable, Hashable, CaseIterable {
-        case title, artist, genre, year
+        case title, artist, genre, year, cover
 
         /// The label shown before the field.
         public var label: String {
@@ -16,6 +16,7 @@ public struct AddForm: Sendable, Hashable {
             case .artist: "Artist"
             case .genre: "Genre"
             case .year: "Year"
+            case .cover: "Cover"
             }
         }
     }
@@ -49,12 +50,23 @@ public struct AddForm: Sendable, Hashable {
         focus = Field(rawValue: (focus.rawValue + count - 1) % count)!
     }
 
-    /// Types a character into the focused field (the year field takes digits only).
+    /// Types a character into the focused field.
+    ///
+    /// The year field takes up to four digits; any other character is refused with a
+    /// ``problem`` saying so, rather than dropped without a word.
     ///
     /// - Parameter character: The character typed.
     public mutating func type(_ character: Character) {
-        if focus == .year && !character.isASCII { return }
-        if focus == .year && !character.isNumber { return }
+        if focus == .year {
+            guard character.isASCII && character.isNumber else {
+                problem = "Year takes digits only (1 to 9999)"
+                return
+            }
+            guard value(.year).count < 4 else {
+                problem = "Year has at most four digits"
+                return
+            }
+        }
         guard value(focus).count < Album.maximumFieldLength else { return }
         values[focus, default: ""].append(character)
         problem = nil
@@ -71,12 +83,17 @@ public struct AddForm: Sendable, Hashable {
     /// The album the form describes, checked.
     ///
     /// - Returns: A new album.
-    /// - Throws: ``LibraryError`` naming the field at fault (an empty title or artist, a bad year).
+    /// - Throws: ``LibraryError`` naming the field at fault (an empty title or artist, a bad year,
+    ///   a cover that is not an absolute URL).
     public func album() throws(LibraryError) -> Album {
         var album = Album(title: value(.title), artist: value(.artist), genre: value(.genre))
         let year = value(.year).trimmingCharacters(in: .whitespaces)
         if !year.isEmpty {
             album.year = try Album.parsedYear(year)
+        }
+        let cover = value(.cover).trimmingCharacters(in: .whitespaces)
+        if !cover.isEmpty {
+            album.coverURL = try Album.parsedCoverURL(cover)
         }
         return try album.validated()
     }

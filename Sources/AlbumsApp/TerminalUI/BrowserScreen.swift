@@ -52,27 +52,36 @@ public enum BrowserScreen: Sendable {
     /// - Returns: Exactly `height` lines, none wider than `width` columns.
     public static func render(_ state: BrowserState, width: Int, height: Int) -> [Line] {
         guard width > 0, height > 0 else { return [] }
+        // The toolbar, keys and status always show: at the bottom, and on a screen too short for
+        // everything the body gives way (the details first, then the scroller), never the footer.
+        let status: Line =
+            state.search.map { [Span(" /", .bold), Span(DisplayText.sanitized($0) + "_")] }
+            ?? [Span(" " + DisplayText.sanitized(state.status ?? ""))]
+        let footer = [toolbar(state.toolbar, width: width), keysLine(state, width: width), status]
+        guard height > footer.count else {
+            return footer.prefix(height).map { clip($0, to: width) }
+        }
         var lines: [Line] = []
         let count = state.albumCount
         lines.append([Span(" albums", .bold), Span(" · \(count) album\(count == 1 ? "" : "s")")])
         lines.append([])
         lines += scroller(state, width: width)
         lines.append([])
-        if let form = state.form {
+        if let help = state.help {
+            lines += helpLines(help)
+        } else if let history = state.history {
+            lines += historyLines(history, room: height - footer.count - lines.count)
+        } else if let form = state.form {
             lines += formLines(form)
         } else {
             lines += details(state.currentAlbum)
         }
-        // The toolbar, keys and status sit at the bottom when there is room, right after otherwise.
-        let footer = [
-            toolbar(state.toolbar, width: width), keysLine(formOpen: state.form != nil),
-            [Span(" " + DisplayText.sanitized(state.status ?? ""))],
-        ]
+        lines = Array(lines.prefix(height - footer.count))
         while lines.count < height - footer.count {
             lines.append([])
         }
         lines += footer
-        return lines.prefix(height).map { clip($0, to: width) }
+        return lines.map { clip($0, to: width) }
     }
 
     /// The plain text of lines, for tests and logs.
@@ -164,28 +173,60 @@ public enum BrowserScreen: Sendable {
         return columns(full.map(\.text).joined()) <= width ? full : line(short: true)
     }
 
-    private static func keysLine(formOpen: Bool) -> Line {
-        if formOpen {
-            return [Span(" Type to fill the field · Tab/↓ next · ↑ previous · Enter add · Esc cancel", .dim)]
+    /// The key hints; the short form when the long one does not fit.
+    private static func keysLine(_ state: BrowserState, width: Int) -> Line {
+        let (long, short): (String, String)
+        if state.form != nil {
+            long = " Type to fill the field · Tab/↓ next · ↑ previous · Enter add · Esc cancel"
+            short = " Tab/↓ next · ↑ prev · Enter add · Esc cancel"
+        } else if state.history != nil {
+            long = " ↑/↓ choose a step · Enter jump to it · Esc close"
+            short = " ↑/↓ choose · Enter jump · Esc close"
+        } else if state.help != nil {
+            long = " Any key closes the help"
+            short = long
+        } else if state.search != nil {
+            long = " Type to search · Enter next match · Esc stop"
+            short = " Enter next · Esc stop"
+        } else {
+            // Only the keys the controller handles today (see ARCHITECTURE.md, "Terminal UI").
+            long = " ←/→ or h/l scroll · u undo · r redo · d delete · a add · q quit"
+            short = " ←/→ h/l · u undo · r redo · d delete · a add · q quit"
         }
-        return [Span(" ←/→ or h/l scroll · u undo · r redo · d delete · a add · q quit", .dim)]
+        return [Span(columns(long) <= width ? long : short, .dim)]
+    }
+
+    private static func helpLines(_ entries: [BrowserPanels.HelpEntry]) -> [Line] {
+        let keyWidth = (entries.map { columns($0.keys) }.max() ?? 0) + 2
+        return [[Span("   Keys", .bold)]]
+            + entries.map { entry in
+                [Span("   " + TerminalColumns.padded(entry.keys, to: keyWidth), .bold), Span(entry.action)]
+            }
+    }
+
+    /// The history panel: as many steps as fit around the cursor, `>` marking where the library is.
+    private static func historyLines(_ history: BrowserPanels.History, room: Int) -> [Line] {
+        var lines: [Line] = [[Span("   History", .bold)]]
+        let total = history.steps.count + 1
+        let shown = max(1, room - 1)
+        let first = max(0, min(history.selected - shown / 2, total - shown))
+        for index in first..<min(total, first + shown) {
+            let mark = index == history.current ? ">" : " "
+            let text = index == 0 ? "Start" : DisplayText.sanitized(history.steps[index - 1])
+            let undone = index > history.current ? "  (undone)" : ""
+            lines.append([
+                Span("   \(mark) \(index)  \(text)\(undone)", index == history.selected ? .highlight : .normal)
+            ])
+        }
+        return lines
     }
 
     // MARK: - Text measuring
 
-    /// The columns a string takes on a terminal (wide East Asian characters take two).
+    /// The columns a string takes on a terminal (wide characters and emoji take two, combining
+    /// marks none), as the command line's tables measure it.
     static func columns(_ text: String) -> Int {
-        text.unicodeScalars.reduce(0) { $0 + columns($1) }
-    }
-
-    private static func columns(_ scalar: Unicode.Scalar) -> Int {
-        switch scalar.value {
-        case 0x0300...0x036F, 0x200B...0x200F, 0xFE00...0xFE0F: 0
-        case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F,
-            0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-            2
-        default: 1
-        }
+        TerminalColumns.width(text)
     }
 
     /// `text`, sanitized, cut or padded to exactly `width` columns.
@@ -196,7 +237,7 @@ public enum BrowserScreen: Sendable {
         let total = columns(clean)
         let limit = total > width ? width - 1 : width
         for character in clean {
-            let wide = columns(String(character))
+            let wide = TerminalColumns.width(character)
             if used + wide > limit { break }
             result.append(character)
             used += wide
@@ -220,7 +261,7 @@ public enum BrowserScreen: Sendable {
             }
             var text = ""
             for character in span.text {
-                let characterWidth = columns(String(character))
+                let characterWidth = TerminalColumns.width(character)
                 if used + characterWidth > width { break }
                 text.append(character)
                 used += characterWidth

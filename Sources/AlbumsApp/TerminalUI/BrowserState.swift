@@ -43,6 +43,12 @@ public struct BrowserState: Sendable, Hashable {
     public var form: AddForm?
     /// A one-line message (what the last action did, or why it failed).
     public var status: String?
+    /// The `?` help's entries while it is open, `nil` when closed.
+    public var help: [BrowserPanels.HelpEntry]?
+    /// The history panel, while it is open.
+    public var history: BrowserPanels.History?
+    /// The search text being typed after `/`, while the prompt is open.
+    public var search: String?
 
     /// Creates a state.
     ///

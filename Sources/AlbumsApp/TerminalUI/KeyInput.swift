@@ -16,6 +16,14 @@ public enum KeyInput: Sendable, Hashable {
     case tab
     /// Escape.
     case escape
+    /// Home: the first album.
+    case home
+    /// End: the last album.
+    case end
+    /// Page Up: a screenful of albums back.
+    case pageUp
+    /// Page Down: a screenful of albums on.
+    case pageDown
     /// The terminal changed size.
     case resize
     /// A printable character.

@@ -1,3 +1,5 @@
+import Locking
+
 /// A serial queue of commands: enqueued from any isolation domain, run one at a time in FIFO order,
 /// off the caller.
 ///

@@ -1,3 +1,5 @@
+import Locking
+
 /// The one-shot result of an enqueued command, awaited by any number of tasks.
 final class TicketCompletion<Value: Sendable>: Sendable {
     private enum State: Sendable {

@@ -1,16 +1,16 @@
-import Synchronization
+import Locking
 
 /// Delivers change events of one history to any number of `AsyncStream`s.
 ///
 /// `Sendable` because a stream's termination handler runs on any thread: the continuations
-/// are guarded by a `Mutex`, and `AsyncStream.Continuation` is itself `Sendable`.
+/// are guarded by a `LockedState`, and `AsyncStream.Continuation` is itself `Sendable`.
 final class ChangeBroadcaster: Sendable {
-    private struct Subscribers: ~Copyable {
+    private struct Subscribers: Sendable {
         var next = 0
         var continuations: [Int: AsyncStream<UndoChange>.Continuation] = [:]
     }
 
-    private let subscribers = Mutex(Subscribers())
+    private let subscribers = LockedState(Subscribers())
 
     func makeStream() -> AsyncStream<UndoChange> {
         let (stream, continuation) = AsyncStream.makeStream(of: UndoChange.self, bufferingPolicy: .unbounded)

@@ -1,3 +1,5 @@
+import Locking
+
 @testable import CommandKit
 
 /// A thread-safe flag for observation callbacks (which are `@Sendable`).

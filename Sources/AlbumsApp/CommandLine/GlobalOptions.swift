@@ -2,7 +2,7 @@
 public struct GlobalOptions: Sendable, Hashable {
     /// The library file given with `--db`, if any.
     public var databasePath: String?
-    /// Whether `list`, `show` and `history` print JSON.
+    /// Whether results are printed as JSON.
     public var json: Bool
     /// Whether to print the launch report on standard error after the command.
     public var launchReport: Bool
@@ -20,20 +20,20 @@ public struct GlobalOptions: Sendable, Hashable {
     }
 }
 
-/// A parsed command line: the global options and the command.
+/// A parsed command line: the global options and the action.
 public struct CommandLineRequest: Sendable, Hashable {
     /// The options given.
     public var options: GlobalOptions
-    /// The command asked for.
-    public var command: AlbumsCommand
+    /// The action asked for.
+    public var action: AlbumsAction
 
     /// Creates a request.
     ///
     /// - Parameters:
     ///   - options: The options.
-    ///   - command: The command.
-    public init(options: GlobalOptions = GlobalOptions(), command: AlbumsCommand) {
+    ///   - action: The action.
+    public init(options: GlobalOptions = GlobalOptions(), action: AlbumsAction) {
         self.options = options
-        self.command = command
+        self.action = action
     }
 }

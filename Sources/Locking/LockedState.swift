@@ -8,16 +8,18 @@ import Musl
 import Android
 #endif
 
-/// A value guarded by a pthread mutex: the package's one lock that ThreadSanitizer can see.
+/// A value guarded by a pthread mutex: the package's one lock.
 ///
-/// Internal: the test targets that need it reach it with `@testable import CommandKit`, so every
-/// target shares this one lock rather than keep copies (CommandKit declares nothing `package`).
+/// The lock policy (ARCHITECTURE.md, "Locks"): every module of the package that guards shared
+/// state with a lock uses this one, never `Synchronization.Mutex`. It lives in `Locking`, a target
+/// with no product: CommandKit, LaunchKit and the app depend on it, and no public API shows it.
 ///
 /// Why not `Synchronization.Mutex`: on Linux (Swift 6.3) it locks with a futex inside the
 /// uninstrumented runtime, so ThreadSanitizer sees no synchronization and reports every guarded
-/// access as a race, hiding real ones. ThreadSanitizer intercepts pthread calls, so with this lock
-/// `swift test --sanitize=thread` reports only real races.
-final class LockedState<State: Sendable>: @unchecked Sendable {
+/// access as a race (checked: four threads incrementing one `Mutex<Int>` give "Swift access race"),
+/// which would hide real ones and stop `Scripts/sanitize.sh thread`. ThreadSanitizer intercepts
+/// pthread calls, so with this lock it reports only real races.
+public final class LockedState<State: Sendable>: @unchecked Sendable {
     // Why `@unchecked Sendable` is safe: `state` is read and written only inside `withLock`,
     // between `pthread_mutex_lock` and `pthread_mutex_unlock` on `mutex`, which is allocated once,
     // never moved, and destroyed only in `deinit` (no other reference exists then). `State` is
@@ -25,7 +27,10 @@ final class LockedState<State: Sendable>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var state: State
 
-    init(_ initialState: State) {
+    /// Creates the lock around an initial state.
+    ///
+    /// - Parameter initialState: The state the lock guards.
+    public init(_ initialState: State) {
         state = initialState
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -41,7 +46,7 @@ final class LockedState<State: Sendable>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the state. `body` must not call `withLock` on the same
     /// lock (it is not recursive) and must not suspend (it is synchronous).
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+    public func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&state)

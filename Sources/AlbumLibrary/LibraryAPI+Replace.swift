@@ -1,0 +1,46 @@
+import Foundation
+import SQLiteDatabase
+
+extension LibraryAPI {
+    /// Moves every album, in order, into the `replaced_album` table under `batch`.
+    ///
+    /// - Returns: How many albums were set aside.
+    func setAsideAlbums(_ batch: UUID) throws -> Int {
+        let count = try count()
+        try database.execute(
+            """
+            INSERT INTO replaced_album (batch, seq, id, title, artist, genre, year, cover, search_text)
+            SELECT ?, row_number() OVER (ORDER BY sort_key) - 1, id, title, artist, genre, year, cover, search_text
+            FROM album ORDER BY sort_key
+            """,
+            [batch.uuidString]
+        )
+        try database.execute("DELETE FROM album")
+        return count
+    }
+
+    /// Moves the albums set aside under `batch` back into the library, at its end, in order.
+    func restoreAlbums(_ batch: UUID, expectedCount: Int) throws {
+        let kept =
+            try database.fetchOne("SELECT count(*) FROM replaced_album WHERE batch = ?", [batch.uuidString])?
+            .decode(Int.self, at: 0) ?? 0
+        try Self.expect(kept == expectedCount, "undo Replace")
+        let last = try database.fetchOne("SELECT max(sort_key) FROM album")?.decode(Int64?.self, at: 0) ?? 0
+        try database.execute(
+            """
+            INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
+            SELECT id, ? + (seq + 1) * ?, title, artist, genre, year, cover, search_text
+            FROM replaced_album WHERE batch = ? ORDER BY seq
+            """,
+            [last, Self.keyGap, batch.uuidString]
+        )
+        try database.execute("DELETE FROM replaced_album WHERE batch = ?", [batch.uuidString])
+    }
+
+    /// Deletes what a replacement keeps outside the library: the albums it set aside (while done)
+    /// or its new albums, staged again (while undone).
+    func discardReplacement(_ batch: UUID) throws {
+        try database.execute("DELETE FROM replaced_album WHERE batch = ?", [batch.uuidString])
+        try database.execute("DELETE FROM import_batch WHERE batch = ?", [batch.uuidString])
+    }
+}

@@ -1,0 +1,46 @@
+import CommandStore
+public import Foundation
+
+extension LibrarySession {
+    /// One step of the history, as `albums history` shows it.
+    public struct Step: Sendable, Hashable {
+        /// The step's number: 1 for the oldest.
+        public var number: Int
+        /// What the step did ("Delete “Best of Bowie”").
+        public var text: String
+        /// When it was first done, if recorded (steps recorded before history format 4 have none).
+        public var time: Date?
+        /// Whether it is done (not undone).
+        public var isDone: Bool
+
+        /// Creates a step.
+        ///
+        /// - Parameters:
+        ///   - number: 1 for the oldest.
+        ///   - text: What it did.
+        ///   - time: When it was done.
+        ///   - isDone: Whether it is done.
+        public init(number: Int, text: String, time: Date?, isDone: Bool) {
+            self.number = number
+            self.text = text
+            self.time = time
+            self.isDone = isDone
+        }
+    }
+
+    /// The history's last steps, oldest first, with their times.
+    ///
+    /// - Parameter limit: How many of the most recent steps; `nil` for all of them.
+    /// - Returns: The steps.
+    /// - Throws: `StoreError` or `DatabaseError` if the history cannot be read.
+    /// - Complexity: O(*n*) rows read, without their payloads.
+    public func steps(last limit: Int? = nil) throws -> [Step] {
+        // One read of every record (no payloads) and the index, so the steps agree with each other
+        // whatever another process commits meanwhile.
+        let read = try history.records()
+        let first = max(0, read.records.count - (limit ?? read.records.count))
+        return read.records.enumerated().dropFirst(first).map { index, record in
+            Step(number: index + 1, text: record.text, time: record.date, isDone: index < read.index)
+        }
+    }
+}

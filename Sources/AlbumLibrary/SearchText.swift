@@ -1,0 +1,31 @@
+import Foundation
+
+/// The text a search matches against: an album's title, artist and genre, folded so that case and
+/// accents do not count ("Björk" is found by "bjork", "ÉTÉ" by "été").
+///
+/// The receiver stores it in the `search_text` column with every write, and the `album_search`
+/// full-text index (trigram tokens) is kept from that column by triggers, so a search reads the
+/// index instead of every album.
+enum SearchText {
+    /// `text` without case, accents or width differences.
+    ///
+    /// - Complexity: O(*n*) in the text's length.
+    static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// The stored search text of an album: its folded fields, one per line (a query never matches
+    /// across two fields).
+    static func of(_ album: Album) -> String {
+        folded(album.title) + "\n" + folded(album.artist) + "\n" + folded(album.genre)
+    }
+
+    /// The full-text query for `text`: one quoted phrase, which the trigram index matches as a
+    /// substring. Quotes inside are doubled, so no query syntax reaches FTS5.
+    static func phrase(_ folded: String) -> String {
+        "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+
+    /// The trigram index finds substrings of at least this many characters; shorter queries scan.
+    static let indexedLength = 3
+}

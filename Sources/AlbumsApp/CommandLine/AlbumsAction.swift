@@ -1,0 +1,46 @@
+public import AlbumLibrary
+
+/// One thing the `albums` command line asks for, parsed and checked.
+///
+/// Positions are 1-based, as `albums list` prints them. Values are checked for form
+/// (a whole number, a URL) by ``CommandLineParser``; whether an album exists is checked
+/// against the library when the action runs.
+public enum AlbumsAction: Sendable, Hashable {
+    /// No subcommand: the terminal UI on a TTY, `list` otherwise.
+    case interactive
+    /// `list [--search TEXT] [--sort KEY]`: the albums with their positions.
+    case list(search: String?, order: AlbumOrder)
+    /// `show ALBUM`: one album's details.
+    case show(AlbumSelector)
+    /// `add --title T --artist A [...] [--at POSITION]`: a new album, at the end by default.
+    case add(Album, at: Int?)
+    /// `edit ALBUM [--title T] [...]`: change fields of one album.
+    case edit(AlbumSelector, changes: AlbumChanges)
+    /// `move ALBUM TO`: move one album so that it ends up at `TO`.
+    case move(AlbumSelector, to: Int)
+    /// `delete ALBUM`.
+    case delete(AlbumSelector)
+    /// `undo [COUNT]`.
+    case undo(count: Int)
+    /// `redo [COUNT]`.
+    case redo(count: Int)
+    /// `history [--limit N]`: each step's text and time, the current position marked.
+    case history(limit: Int?)
+    /// `import [--replace] FILE|-`: append the albums of a file (or standard input) as one step,
+    /// or replace the library with them.
+    case importAlbums(source: String, replace: Bool)
+    /// `export [FILE|-]`: write the library in the exchange format (standard output by default).
+    case export(destination: String?)
+    /// `info`: the library's path, album count and history length.
+    case info
+    /// Text to print as it is, exit 0: help, the version, a completion script.
+    case output(String)
+
+    /// Whether the action changes the library.
+    public var isMutating: Bool {
+        switch self {
+        case .add, .edit, .move, .delete, .undo, .redo, .importAlbums: true
+        case .interactive, .list, .show, .history, .export, .info, .output: false
+        }
+    }
+}

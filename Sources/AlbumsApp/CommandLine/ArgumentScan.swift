@@ -1,0 +1,56 @@
+/// A first look at the words before ArgumentParser parses them: which subcommand they name, and
+/// two mistakes ArgumentParser would let through or word vaguely.
+///
+/// ArgumentParser keeps the last of a repeated option (`--title A --title B` adds "B"); a repeat
+/// is a slip worth refusing. And a mistyped subcommand would read as an "unexpected argument".
+struct ArgumentScan {
+    /// The subcommand named, if any.
+    private(set) var subcommand: String?
+
+    /// The options whose value is the next word (or follows `=`), every spelling.
+    static let optionsTakingValues: Set<String> = [
+        "--db", "--title", "-t", "--artist", "-a", "--genre", "-g", "--year", "-y", "--cover", "-c", "--at",
+        "--search", "-s", "--sort", "--limit", "-n", "--generate-completion-script",
+    ]
+
+    /// The long name of a short option, so `-t X --title Y` counts as a repeat.
+    private static let longNames: [String: String] = [
+        "-t": "--title", "-a": "--artist", "-g": "--genre", "-y": "--year", "-c": "--cover", "-s": "--search",
+        "-n": "--limit",
+    ]
+
+    /// Scans the words after the program name.
+    ///
+    /// - Throws: ``UsageError`` for an unknown subcommand or an option given twice.
+    init(_ words: [String], subcommands: Set<String>) throws(UsageError) {
+        var seen: Set<String> = []
+        var index = 0
+        while index < words.count {
+            let word = words[index]
+            index += 1
+            if word == "--" { break }
+            if let subcommand, let number = Int(word), number < 0 {
+                // ArgumentParser would read "-2" as a short option.
+                throw UsageError(
+                    subcommand == "undo" || subcommand == "redo"
+                        ? "COUNT \(number) must be at least 1" : "\(number) is not a position (positions start at 1)",
+                    command: subcommand)
+            }
+            guard word.hasPrefix("-"), word != "-" else {
+                if subcommand == nil {
+                    guard subcommands.contains(word) else { throw UsageError("unknown command '\(word)'") }
+                    subcommand = word
+                }
+                continue
+            }
+            let name = word.hasPrefix("--") ? String(word.prefix { $0 != "=" }) : word
+            let key = Self.longNames[name] ?? name
+            if Self.optionsTakingValues.contains(name) {
+                if seen.contains(key) { throw UsageError("\(key) given twice", command: subcommand) }
+                seen.insert(key)
+                // The value is the next word, whatever it looks like (`--title --help`).
+                if !word.contains("=") { index += 1 }
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import AlbumLibrary
+import ArgumentParser
+
+/// `albums edit ALBUM [--title T] [--artist A] [--genre G] [--year Y] [--cover URL]`.
+struct EditSubcommand: AlbumsSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change an album's fields.",
+        discussion: "At least one field is required; --genre \"\" clears the genre."
+    )
+
+    @ParentCommand var root: AlbumsCommandLine
+
+    @Argument(help: ArgumentHelp("A position, an album id or an exact title.", valueName: "album"))
+    var album: String
+
+    @OptionGroup var fields: AlbumFieldOptions
+
+    func action() throws(UsageError) -> AlbumsAction {
+        let name = Self.name
+        let selector = try AlbumSelector(parsing: album, label: "ALBUM", command: name)
+        var changes = AlbumChanges()
+        changes.title = try fields.title.map { word throws(UsageError) in
+            try ArgumentValue.text(word, field: "title", required: true, command: name)
+        }
+        changes.artist = try fields.artist.map { word throws(UsageError) in
+            try ArgumentValue.text(word, field: "artist", required: true, command: name)
+        }
+        changes.genre = try fields.genre.map { word throws(UsageError) in
+            try ArgumentValue.text(word, field: "genre", required: false, command: name)
+        }
+        changes.year = try fields.year.map { word throws(UsageError) in try ArgumentValue.year(word, command: name) }
+        changes.coverURL = try fields.cover.map { word throws(UsageError) in
+            try ArgumentValue.cover(word, command: name)
+        }
+        guard !changes.isEmpty else {
+            throw UsageError("edit needs at least one of --title, --artist, --genre, --year, --cover", command: name)
+        }
+        return .edit(selector, changes: changes)
+    }
+}

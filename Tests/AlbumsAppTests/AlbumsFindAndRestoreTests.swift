@@ -1,0 +1,229 @@
+import Foundation
+import Testing
+
+/// The built binary: finding albums (search, sort, names), restoring a backup, results for scripts.
+@Suite struct AlbumsFindAndRestoreTests {
+    private func withLibrary(_ body: (AlbumsProcess, URL) async throws -> Void) async throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await body(AlbumsProcess(database: folder.appendingPathComponent("library.sqlite").path), folder)
+    }
+
+    private func json(_ result: AlbumsProcess.Result) throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(result.output.utf8))
+    }
+
+    private func titles(_ result: AlbumsProcess.Result) throws -> [String] {
+        (try json(result) as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    }
+
+    @Test func searchIgnoresCaseAndAccentsOverTitleArtistAndGenre() async throws {
+        try await withLibrary { albums, _ in
+            _ = try await albums("add", "--title", "Homogenic", "--artist", "Björk", "--genre", "Électronique")
+            _ = try await albums("add", "--title", "Ｗｉｄｅ", "--artist", "Someone")
+            for (query, expected) in [
+                ("bjork", ["Homogenic"]), ("BJÖRK", ["Homogenic"]), ("electro", ["Homogenic"]),
+                ("sun", ["Nothing Like The Sun", "Staring at the Sun"]), ("BOWIE", ["Best of Bowie"]),
+                ("u2", ["Staring at the Sun"]), ("wide", ["Ｗｉｄｅ"]), ("no such album", []),
+            ] {
+                let result = try await albums("--json", "list", "--search", query)
+                #expect(result.status == 0, "\(result)")
+                #expect(try titles(result) == expected, "\(query)")
+            }
+            // Positions stay the library's: "Staring at the Sun" is still the 4th album.
+            let rows = try json(try await albums("--json", "list", "-s", "staring")) as? [[String: Any]]
+            #expect(rows?.first?["position"] as? Int == 4)
+            let none = try await albums("list", "--search", "zzz")
+            #expect(none.output == "No albums match “zzz”.\n")
+        }
+    }
+
+    @Test func sortOrdersByTitleArtistYearOrPosition() async throws {
+        try await withLibrary { albums, _ in
+            _ = try await albums("add", "--title", "a capella", "--artist", "Zed")
+            let byTitle = try titles(try await albums("--json", "list", "--sort", "title"))
+            #expect(byTitle.first == "a capella")
+            #expect(byTitle.dropFirst().first == "American Pie")
+            let byArtist = try titles(try await albums("--json", "list", "--sort", "artist"))
+            #expect(
+                byArtist == [
+                    "Best of Bowie", "American Pie", "It's My Life", "Nothing Like The Sun",
+                    "Staring at the Sun", "a capella",
+                ])
+            // Oldest first, ties in library order, no year last.
+            let byYear = try titles(try await albums("--json", "list", "--sort", "year"))
+            #expect(
+                byYear == [
+                    "Best of Bowie", "Nothing Like The Sun", "Staring at the Sun", "American Pie",
+                    "It's My Life", "a capella",
+                ])
+            let searchedAndSorted = try titles(try await albums("--json", "list", "-s", "sun", "--sort", "title"))
+            #expect(searchedAndSorted == ["Nothing Like The Sun", "Staring at the Sun"])
+            let bad = try await albums("list", "--sort", "colour")
+            #expect(bad.status == 2)
+            #expect(
+                bad.error
+                    == "albums: unknown sort key 'colour' (known: position, title, artist, year) (see 'albums list --help')\n"
+            )
+        }
+    }
+
+    @Test func albumsAreNamedByPositionIdOrExactTitle() async throws {
+        try await withLibrary { albums, _ in
+            let shown = try json(try await albums("--json", "show", "Staring at the Sun")) as? [String: Any]
+            #expect(shown?["position"] as? Int == 4)
+            let id = try #require(shown?["id"] as? String)
+            #expect(try await albums("show", id).output.contains("Title:    Staring at the Sun"))
+            let moved = try await albums("move", id, "1")
+            #expect(moved.output == "Moved “Staring at the Sun” from position 4 to 1\n", "\(moved)")
+            let edited = try await albums("edit", "Best of Bowie", "--year", "1993")
+            #expect(edited.output == "Edited “Best of Bowie” (position 2)\n", "\(edited)")
+            let deleted = try await albums("delete", "American Pie")
+            #expect(deleted.output == "Deleted “American Pie” (position 5)\n", "\(deleted)")
+            #expect(try await albums("show", "american pie").error.contains("no album is titled “american pie”"))
+        }
+    }
+
+    @Test func anAmbiguousTitleIsRefusedWithTheCandidates() async throws {
+        try await withLibrary { albums, _ in
+            _ = try await albums("add", "--title", "Best of Bowie", "--artist", "Someone Else", "--at", "3")
+            let before = try await albums.snapshot()
+            let result = try await albums("delete", "Best of Bowie")
+            #expect(result.status == 1, "\(result)")
+            #expect(result.output.isEmpty)
+            #expect(
+                result.error.hasPrefix("albums: 2 albums are titled “Best of Bowie”: positions 1 (id "), "\(result)")
+            #expect(result.error.contains(", 3 (id "), "\(result)")
+            #expect(result.error.hasSuffix("; name one by position or id\n"), "\(result)")
+            #expect(result.error.filter { $0 == "\n" }.count == 1)
+            #expect(try await albums.snapshot() == before)
+        }
+    }
+
+    @Test func exportChangesReplaceExportGivesTheFirstFileBackByteForByte() async throws {
+        try await withLibrary { albums, folder in
+            _ = try await albums(
+                "add", "--title", "Blue Train", "--artist", "John Coltrane", "--cover", "https://e.com/c.jpg")
+            let backup = folder.appendingPathComponent("backup.json")
+            #expect(try await albums("export", backup.path).status == 0)
+            let first = try Data(contentsOf: backup)
+            // Every field is written, null when empty, as list --json prints it.
+            let text = String(decoding: first, as: UTF8.self)
+            #expect(text.contains("\"cover\" : null"))
+            #expect(text.contains("\"cover\" : \"https://e.com/c.jpg\""))
+
+            _ = try await albums("delete", "1")
+            _ = try await albums("edit", "Blue Train", "--genre", "Jazz")
+            _ = try await albums("move", "1", "3")
+            _ = try await albums("add", "--title", "Extra", "--artist", "X")
+            let replaced = try await albums("import", "--replace", backup.path)
+            #expect(replaced.status == 0, "\(replaced)")
+            #expect(replaced.output == "Replaced the library's 6 albums with 6 albums\n")
+            let again = folder.appendingPathComponent("again.json")
+            #expect(try await albums("export", again.path).status == 0)
+            #expect(try Data(contentsOf: again) == first)
+
+            // One undoable step: undo brings the changed library back, redo the backup.
+            let changed = try await albums("undo")
+            #expect(changed.output == "Undid Replace the library with 6 albums\n", "\(changed)")
+            #expect(try titles(try await albums("--json", "list")).last == "Extra")
+            #expect(try await albums("redo").status == 0)
+            #expect(try await albums("export").output == String(decoding: first, as: UTF8.self))
+        }
+    }
+
+    @Test(arguments: [
+        ("not json", "not valid JSON"),
+        ("[{\"title\": \"T\"}]", "album 1: field \"artist\": missing"),
+        ("[{\"title\": \"T\", \"artist\": \"A\", \"id\": \"x\"}]", "album 1: field \"id\""),
+    ])
+    func aMalformedReplaceFileLeavesTheLibraryUnchanged(contents: String, message: String) async throws {
+        try await withLibrary { albums, folder in
+            let file = folder.appendingPathComponent("bad.json")
+            try Data(contents.utf8).write(to: file)
+            _ = try await albums("delete", "1")
+            let before = try await albums.snapshot()
+            let result = try await albums("import", "--replace", file.path)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.error.contains(message), "\(result)")
+            #expect(result.error.contains(file.path), "\(result)")
+            #expect(result.output.isEmpty)
+            #expect(try await albums.snapshot() == before)
+        }
+    }
+
+    @Test func everyChangingCommandPrintsAJSONObject() async throws {
+        try await withLibrary { albums, folder in
+            func object(_ arguments: String...) async throws -> [String: Any] {
+                let result = try await albums.run(["--db", albums.database, "--json"] + arguments)
+                #expect(result.status == 0, "\(arguments): \(result)")
+                return try json(result) as? [String: Any] ?? [:]
+            }
+            let added = try await object("add", "-t", "Blue Train", "-a", "John Coltrane", "--at", "2")
+            #expect(added["command"] as? String == "add")
+            #expect(added["step"] as? String == "Add “Blue Train”")
+            #expect(added["position"] as? Int == 2)
+            let id = try #require(added["id"] as? String)
+            let edited = try await object("edit", id, "--year", "1957")
+            #expect(edited["id"] as? String == id)
+            #expect(edited["position"] as? Int == 2)
+            #expect(edited["step"] as? String == "Edit “Blue Train”")
+            let moved = try await object("move", "Blue Train", "4")
+            #expect(moved["position"] as? Int == 4)
+            let deleted = try await object("delete", "4")
+            #expect(deleted["id"] as? String == id)
+            let undone = try await object("undo", "2")
+            #expect(undone["steps"] as? [String] == ["Delete “Blue Train”", "Move “Blue Train”"])
+            let redone = try await object("redo")
+            #expect(redone["steps"] as? [String] == ["Move “Blue Train”"])
+            let file = folder.appendingPathComponent("one.json")
+            try Data("[{\"title\": \"Solo\", \"artist\": \"S\"}]".utf8).write(to: file)
+            let imported = try await object("import", file.path)
+            #expect(imported["count"] as? Int == 1)
+            #expect(imported["position"] as? Int == 7)
+            let replaced = try await object("import", "--replace", file.path)
+            #expect(replaced["step"] as? String == "Replace the library with 1 album")
+        }
+    }
+
+    @Test func historyTakesALimitAndNoOpsAreNeverRecorded() async throws {
+        try await withLibrary { albums, _ in
+            for number in 1...4 { _ = try await albums("add", "--title", "T\(number)", "--artist", "A") }
+            #expect(try await albums("move", "1", "1").status == 1)
+            #expect(try await albums("edit", "T1", "--artist", "A").status == 1)
+            let limited = try await albums("history", "--limit", "2")
+            let lines = limited.output.split(separator: "\n")
+            #expect(lines.count == 2, "\(limited)")
+            #expect(lines[0].hasSuffix("Add “T3”"))
+            #expect(lines[1].hasPrefix("> 4") && lines[1].hasSuffix("Add “T4”"))
+            let object = try json(try await albums("--json", "history", "-n", "1")) as? [String: Any]
+            #expect(object?["count"] as? Int == 4)
+            #expect((object?["steps"] as? [[String: Any]])?.compactMap { $0["index"] as? Int } == [4])
+        }
+    }
+
+    @Test func infoNamesThePathTheCountAndTheHistory() async throws {
+        try await withLibrary { albums, _ in
+            _ = try await albums("delete", "1")
+            _ = try await albums("delete", "1")
+            _ = try await albums("undo")
+            let info = try await albums("info")
+            #expect(info.output == "Library:  \(albums.database)\nAlbums:   4\nHistory:  2 steps (1 done)\n", "\(info)")
+            let object = try json(try await albums("--json", "info")) as? [String: Any]
+            #expect(object?["path"] as? String == albums.database)
+            #expect(object?["albums"] as? Int == 4)
+            #expect(object?["historySteps"] as? Int == 2)
+        }
+    }
+
+    @Test func completionScriptsComeFromTheBinary() async throws {
+        try await withLibrary { albums, _ in
+            for shell in ["bash", "zsh", "fish"] {
+                let result = try await albums.run(["--generate-completion-script", shell])
+                #expect(result.status == 0, "\(result)")
+                #expect(result.output.contains("history") && result.output.contains("search"), "\(shell)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: albums.database))
+        }
+    }
+}
