@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import TestSupport
 import Testing
 
@@ -33,34 +34,8 @@ import Darwin
         var description: String { message }
     }
 
-    /// Reads a pipe line by line.
-    struct LineReader {
-        let descriptor: Int32
-        var buffer: [UInt8] = []
-        var isAtEnd = false
-
-        /// The next line, or `nil` at end of file.
-        mutating func next() -> String? {
-            while true {
-                if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                    buffer.removeSubrange(...newline)
-                    return line
-                }
-                if isAtEnd { return nil }
-                var chunk = [UInt8](repeating: 0, count: 4096)
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                if count <= 0 {
-                    isAtEnd = true
-                } else {
-                    buffer.append(contentsOf: chunk[..<count])
-                }
-            }
-        }
-    }
-
     /// Runs `verify` and returns its output lines.
-    static func verify(_ path: String, child: URL) throws -> [String] {
+    static func verify(_ path: String, child: URL) async throws -> [String] {
         let process = Process()
         process.executableURL = child
         process.arguments = ["verify", path]
@@ -68,18 +43,52 @@ import Darwin
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
+        let exit = ProcessExit()
+        process.terminationHandler = { _ in exit.markExited() }
         try process.run()
+        await exit.wait()
+        // A few lines: they fit the pipe's buffer, so the child never waited for us to read them.
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw ChildError(message: "verify failed: \(String(decoding: errorData, as: UTF8.self))")
         }
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    @Test(.timeLimit(.minutes(1)))
-    func killedChildrenLoseNothingAcknowledgedAndLeaveNoHalfOperation() throws {
+    /// The lines written to a pipe, as they arrive. Read by the file handle's readability handler,
+    /// on Dispatch's threads: the test waits for them without holding one of the test pool's
+    /// threads (a blocked pool starved LaunchKit's readiness tests under the sanitizers).
+    static func lines(of handle: FileHandle) -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        let pending = LockedState<[UInt8]>([])
+        handle.readabilityHandler = { handle in
+            let data = handle.availableData
+            let lines: [String] = pending.withLock { buffer in
+                buffer.append(contentsOf: data)
+                var lines: [String] = []
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
+                    buffer.removeSubrange(...newline)
+                }
+                if data.isEmpty, !buffer.isEmpty {
+                    lines.append(String(decoding: buffer, as: UTF8.self))
+                    buffer.removeAll()
+                }
+                return lines
+            }
+            for line in lines { continuation.yield(line) }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                continuation.finish()
+            }
+        }
+        return stream
+    }
+
+    // About 5 s alone; the limit leaves room for a sanitizer build on a loaded machine.
+    @Test(.timeLimit(.minutes(3)))
+    func killedChildrenLoseNothingAcknowledgedAndLeaveNoHalfOperation() async throws {
         print("CrashTests seed: \(Self.seed) (\(Self.rounds) rounds)")
         let child = try Self.childURL()
         let directory = try TemporaryDirectory()
@@ -106,8 +115,10 @@ import Darwin
             let errors = Pipe()
             process.standardOutput = output
             process.standardError = errors
+            let exit = ProcessExit()
+            process.terminationHandler = { _ in exit.markExited() }
+            let lines = Self.lines(of: output.fileHandleForReading)
             try process.run()
-            var reader = LineReader(descriptor: output.fileHandleForReading.fileDescriptor)
             var intents: [Int: String] = [:]
             var acknowledged = 0
             var killed = false
@@ -116,15 +127,15 @@ import Darwin
                 if parts.first == "intent", parts.count == 3, let n = Int(parts[1]) { intents[n] = parts[2] }
                 if parts.first == "ack", parts.count == 2, let n = Int(parts[1]) { acknowledged = n }
             }
-            while let line = reader.next() {
+            for await line in lines {
                 take(line)
                 if !killed, line == "ready" && killAfter == 0 || line == "ack \(killAfter)" {
-                    usleep(delay)
+                    try await Task.sleep(for: .microseconds(delay))
                     kill(process.processIdentifier, SIGKILL)
                     killed = true
                 }
             }
-            process.waitUntilExit()
+            await exit.wait()
             let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             try #require(
                 process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,
@@ -132,9 +143,9 @@ import Darwin
             )
 
             // Reopen in a new process and compare with what was acknowledged.
-            let lines = try Self.verify(path, child: child)
-            try #require(lines.count == 3, "\(context): verify printed \(lines)")
-            let state = String(lines[0].dropFirst("state ".count))
+            let verified = try await Self.verify(path, child: child)
+            try #require(verified.count == 3, "\(context): verify printed \(verified)")
+            let state = String(verified[0].dropFirst("state ".count))
             let initial = "0 0 0 " + Array(repeating: "0", count: 8).joined(separator: ",") + " - -"
             let acknowledgedState = acknowledged == 0 ? initial : intents[acknowledged]
             let inFlightState = intents[acknowledged + 1]
@@ -147,9 +158,9 @@ import Darwin
             if state != acknowledgedState { inFlightCommitted += 1 }
             // Data and history agree: undoing every step restores the initial cells, and jumping
             // back restores the reopened ones.
-            #expect(lines[1] == "undone 0,0,0,0,0,0,0,0", "\(context): \(lines[1])")
+            #expect(verified[1] == "undone 0,0,0,0,0,0,0,0", "\(context): \(verified[1])")
             let digest = state.split(separator: " ")[3]
-            #expect(lines[2] == "restored \(digest)", "\(context): \(lines[2]) vs \(digest)")
+            #expect(verified[2] == "restored \(digest)", "\(context): \(verified[2]) vs \(digest)")
             totalAcknowledged += acknowledged
         }
         print(
