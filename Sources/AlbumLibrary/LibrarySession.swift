@@ -103,7 +103,8 @@ public final class LibrarySession {
         }
     }
 
-    private func position(ofAlbumWithID id: UUID) throws -> Int {
+    /// The album's position as committed now; inside `push`, as the transaction sees it.
+    func position(ofAlbumWithID id: UUID) throws -> Int {
         guard let position = try library.position(of: id) else {
             throw LibraryError(
                 .positionOutOfRange, "the album is no longer in the library (another process deleted it)")
@@ -157,7 +158,7 @@ public final class LibrarySession {
     /// Pushes the command `makeCommand` makes inside the history's write transaction, after
     /// discarding, in that transaction, the albums of undone imports: a push drops the redo tail,
     /// so they can never be redone.
-    private func push<Command: PersistentCommand>(
+    func push<Command: PersistentCommand>(
         _ makeCommand: () throws -> Command
     ) throws -> Command where Command.Receiver == LibraryAPI {
         try history.push {
