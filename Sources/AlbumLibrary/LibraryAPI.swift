@@ -1,10 +1,9 @@
-import CommandStore
 public import Foundation
 public import SQLiteDatabase
 
 /// The album library's facade: the receiver every album command works on.
 ///
-/// `LibraryAPI` reads and writes the albums of one library file through CommandStore's
+/// `LibraryAPI` reads and writes the albums of one library file through SQLiteDatabase's
 /// `Database`, the same connection the durable history uses, so an album change and its
 /// history record commit in one transaction. Positions are 1-based, as `albums list` prints them.
 ///
@@ -237,146 +236,6 @@ public final class LibraryAPI {
         let key = try sortKey(forInsertingAt: to)
         try insert(found.album, sortKey: key)
         return found.album
-    }
-
-    // MARK: - Import batches
-
-    /// Stores albums in a new import batch, outside the library, ready for ``ImportAlbumsCommand``.
-    ///
-    /// - Parameters:
-    ///   - albums: The albums, in order.
-    ///   - progress: Called now and then with the number staged so far.
-    /// - Returns: The batch's id.
-    /// - Throws: `DatabaseError`. Call it in the transaction that pushes the command.
-    /// - Complexity: O(*m*) for *m* albums.
-    public func stageImport(_ albums: [Album], progress: ((Int) -> Void)? = nil) throws -> UUID {
-        let batch = UUID()
-        let statement = try database.cachedStatement(
-            """
-            INSERT INTO import_batch (batch, seq, id, title, artist, genre, year, cover, search_text)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """
-        )
-        for (offset, album) in albums.enumerated() {
-            try statement.execute([
-                batch.uuidString, offset, album.id.uuidString, album.title, album.artist, album.genre, album.year,
-                album.coverURL?.absoluteString, SearchText.of(album),
-            ])
-            if offset % 1024 == 1023 { progress?(offset + 1) }
-        }
-        progress?(albums.count)
-        return batch
-    }
-
-    /// Deletes every staged album: after a push, no undone import is left to redo them.
-    ///
-    /// - Throws: `DatabaseError`.
-    public func discardStagedImports() throws {
-        try database.execute("DELETE FROM import_batch")
-    }
-
-    /// The number of albums staged in import batches (those of undone imports).
-    ///
-    /// - Throws: `DatabaseError`.
-    public func stagedImportCount() throws -> Int {
-        try database.fetchOne("SELECT count(*) FROM import_batch")?.decode(Int.self, at: 0) ?? 0
-    }
-
-    /// Moves a staged batch to the end of the library, in order, and empties the batch.
-    func unstageImport(_ batch: UUID, expectedCount: Int) throws {
-        let staged =
-            try database.fetchOne("SELECT count(*) FROM import_batch WHERE batch = ?", [batch.uuidString])?
-            .decode(Int.self, at: 0) ?? 0
-        guard staged == expectedCount else {
-            throw LibraryError(.storage, "cannot import: \(staged) of \(expectedCount) albums are staged")
-        }
-        if let clash = try database.fetchOne(
-            "SELECT b.seq, b.id FROM import_batch b JOIN album a ON a.id = b.id WHERE b.batch = ? ORDER BY b.seq LIMIT 1",
-            [batch.uuidString]
-        ) {
-            throw LibraryError(
-                .invalidValue,
-                "album \(try clash.decode(Int.self, at: 0) + 1): id \(try clash.decode(String.self, at: 1)) is already in the library"
-            )
-        }
-        let last = try database.fetchOne("SELECT max(sort_key) FROM album")?.decode(Int64?.self, at: 0) ?? 0
-        try database.execute(
-            """
-            INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
-            SELECT id, ? + (seq + 1) * ?, title, artist, genre, year, cover, search_text
-            FROM import_batch WHERE batch = ? ORDER BY seq
-            """,
-            [last, Self.keyGap, batch.uuidString]
-        )
-        try database.execute("DELETE FROM import_batch WHERE batch = ?", [batch.uuidString])
-    }
-
-    /// Moves `count` albums from `first` on back into a batch (undoing an import).
-    func restageImport(_ batch: UUID, from first: Int, count: Int) throws {
-        guard count > 0 else { return }
-        let start = try located(at: first)
-        _ = try located(at: first + count - 1)
-        try database.execute(
-            """
-            INSERT INTO import_batch (batch, seq, id, title, artist, genre, year, cover, search_text)
-            SELECT ?, row_number() OVER (ORDER BY sort_key) - 1, id, title, artist, genre, year, cover, search_text
-            FROM album WHERE sort_key >= ? ORDER BY sort_key LIMIT ?
-            """,
-            [batch.uuidString, start.sortKey, count]
-        )
-        try database.execute(
-            "DELETE FROM album WHERE rowid IN (SELECT rowid FROM album WHERE sort_key >= ? ORDER BY sort_key LIMIT ?)",
-            [start.sortKey, count]
-        )
-    }
-
-    // MARK: - The current album
-
-    /// The id of the album the scroller shows, remembered across launches.
-    ///
-    /// - Returns: The id, or `nil` when none was set or that album is gone.
-    public func currentAlbumID() throws -> UUID? {
-        guard let row = try database.fetchOne("SELECT value FROM app_state WHERE key = 'current'"),
-            let text = try row.decode(String?.self, at: 0), let id = UUID(uuidString: text),
-            try contains(id)
-        else { return nil }
-        return id
-    }
-
-    /// Remembers which album the scroller shows.
-    ///
-    /// - Parameter id: The album's id, or `nil` to forget.
-    /// - Throws: `DatabaseError`.
-    public func setCurrentAlbumID(_ id: UUID?) throws {
-        try database.execute(
-            "INSERT INTO app_state (key, value) VALUES ('current', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-            [id?.uuidString]
-        )
-    }
-
-    /// Adds the five default albums if this library never had them, in one transaction.
-    ///
-    /// A library that has been seeded once is never seeded again, even after its albums are
-    /// deleted: an empty library stays empty.
-    ///
-    /// - Returns: Whether the defaults were added now.
-    /// - Throws: `DatabaseError`.
-    @discardableResult
-    public func seedDefaultsIfNeeded() throws -> Bool {
-        var seeded = false
-        // Seeded already (every open but the first): no write transaction, so opening a library
-        // never waits for another process's write lock.
-        if try database.fetchOne("SELECT 1 FROM app_state WHERE key = 'seeded'") != nil { return false }
-        try database.inTransaction {
-            if try database.fetchOne("SELECT 1 FROM app_state WHERE key = 'seeded'") != nil {
-                return .commit
-            }
-            try append(contentsOf: Album.defaults())
-            try database.execute("INSERT INTO app_state (key, value) VALUES ('seeded', '1')")
-            seeded = true
-            return .commit
-        }
-        return seeded
     }
 
     // MARK: - Internals

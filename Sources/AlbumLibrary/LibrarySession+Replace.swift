@@ -21,8 +21,7 @@ extension LibrarySession {
     public func replaceAlbums(with albums: [Album], progress: ((Int) -> Void)? = nil) throws -> ReplaceLibraryCommand {
         // Staged inside the history's write transaction, as an import is (see `importAlbums`).
         try history.push {
-            try library.discardStagedImports()
-            return ReplaceLibraryCommand(
+            ReplaceLibraryCommand(
                 batch: try library.stageImport(albums, progress: progress), count: albums.count)
         }
     }

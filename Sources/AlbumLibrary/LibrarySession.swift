@@ -155,16 +155,13 @@ public final class LibrarySession {
         }
     }
 
-    /// Pushes the command `makeCommand` makes inside the history's write transaction, after
-    /// discarding, in that transaction, the albums of undone imports: a push drops the redo tail,
-    /// so they can never be redone.
+    /// Pushes the command `makeCommand` makes inside the history's write transaction. (What an
+    /// undone import or replacement keeps for its redo is released by its own discard action when
+    /// the push drops it from the history: see ``LibraryAPI/commandRegistry``.)
     func push<Command: PersistentCommand>(
         _ makeCommand: () throws -> Command
     ) throws -> Command where Command.Receiver == LibraryAPI {
-        try history.push {
-            try library.discardStagedImports()
-            return try makeCommand()
-        }
+        try history.push(makeCommand)
     }
 }
 

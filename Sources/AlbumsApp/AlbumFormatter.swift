@@ -1,14 +1,14 @@
-public import AlbumLibrary
-public import Foundation
+import AlbumLibrary
+import Foundation
 
 /// Formats albums and history for the command line, as text or JSON.
 ///
 /// Pure functions from values to strings, so the output is tested without a terminal.
 /// Text output passes every album field through ``DisplayText/sanitized(_:)``; JSON output
 /// carries fields verbatim, with control, DEL, C1 and bidirectional-override characters escaped.
-public enum AlbumFormatter: Sendable {
+enum AlbumFormatter: Sendable {
     /// One album with its 1-based position.
-    public typealias Row = (position: Int, album: Album)
+    typealias Row = (position: Int, album: Album)
 
     /// `list` as text: one line per album, `*` marking the current one, columns aligned by the
     /// columns each value takes on a terminal (wide characters and emoji count two).
@@ -22,7 +22,7 @@ public enum AlbumFormatter: Sendable {
     ///   - currentID: The current album's id, if any.
     ///   - width: The terminal's width in columns, or `nil` for whole values.
     /// - Returns: The lines, each ending with a newline; "No albums." for an empty library.
-    public static func listText(_ rows: [Row], currentID: UUID?, width: Int? = nil) -> String {
+    static func listText(_ rows: [Row], currentID: UUID?, width: Int? = nil) -> String {
         guard !rows.isEmpty else { return "No albums.\n" }
         let numberWidth = String(rows.map(\.position).max() ?? 1).count
         let fields = rows.map { row in
@@ -60,7 +60,7 @@ public enum AlbumFormatter: Sendable {
     ///
     /// - Parameter row: The album and its position.
     /// - Returns: The lines.
-    public static func showText(_ row: Row) -> String {
+    static func showText(_ row: Row) -> String {
         let album = row.album
         return """
             Position: \(row.position)
@@ -80,7 +80,7 @@ public enum AlbumFormatter: Sendable {
     ///   - rows: The albums with their positions.
     ///   - currentID: The current album's id, if any.
     /// - Returns: The JSON text and a final newline.
-    public static func listJSON(_ rows: [Row], currentID: UUID?) -> String {
+    static func listJSON(_ rows: [Row], currentID: UUID?) -> String {
         json(rows.map { RowJSON(row: $0, current: $0.album.id == currentID) })
     }
 
@@ -88,7 +88,7 @@ public enum AlbumFormatter: Sendable {
     ///
     /// - Parameter row: The album and its position.
     /// - Returns: The JSON text and a final newline.
-    public static func showJSON(_ row: Row) -> String {
+    static func showJSON(_ row: Row) -> String {
         json(RowJSON(row: row, current: nil))
     }
 
@@ -99,7 +99,7 @@ public enum AlbumFormatter: Sendable {
     ///   - current: The number of steps done (0: all undone).
     ///   - timeZone: The zone times are shown in.
     /// - Returns: The lines; "Start" only when `steps` begins with step 1.
-    public static func historyText(
+    static func historyText(
         _ steps: [LibrarySession.Step], current: Int, timeZone: TimeZone = .current
     ) -> String {
         let width = String(steps.last?.number ?? 0).count
@@ -135,7 +135,7 @@ public enum AlbumFormatter: Sendable {
     ///   - current: The number of steps done.
     ///   - count: The number of steps in the whole history.
     /// - Returns: The JSON text and a final newline.
-    public static func historyJSON(_ steps: [LibrarySession.Step], current: Int, count: Int) -> String {
+    static func historyJSON(_ steps: [LibrarySession.Step], current: Int, count: Int) -> String {
         struct Step: Encodable {
             var index: Int
             var text: String

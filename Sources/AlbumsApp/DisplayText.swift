@@ -8,13 +8,13 @@ import AlbumLibrary
 /// screen or set the window title. Every control character is shown as its visible Unicode
 /// "control picture" (ESC becomes ␛, a newline ␊) so it can neither break a line nor drive the
 /// terminal; C1 controls and the bidirectional overrides, isolates and marks become U+FFFD.
-public enum DisplayText: Sendable {
+enum DisplayText: Sendable {
     /// Returns `text` with every control character replaced by a visible stand-in.
     ///
     /// - Parameter text: Text from the library.
     /// - Returns: Text with no C0, DEL or C1 control characters and no bidirectional controls.
     /// - Complexity: O(*n*) in the text's length.
-    public static func sanitized(_ text: String) -> String {
+    static func sanitized(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: TerminalSafety.isUnsafe) else { return text }
         var result = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
@@ -36,7 +36,7 @@ public enum DisplayText: Sendable {
     ///
     /// - Parameter title: The title.
     /// - Returns: The sanitized title between curly quotes.
-    public static func quoted(_ title: String) -> String {
+    static func quoted(_ title: String) -> String {
         "“\(sanitized(title))”"
     }
 }

@@ -3,15 +3,20 @@ import Foundation
 /// A command together with the receiver it runs against, seen through a protocol that does not
 /// name the receiver's type.
 ///
-/// Why: the history's entries and its SQLite storage are written once for every receiver. Generic
-/// over `Receiver`, each of their operations made the Swift runtime look up the metadata of
-/// `DurableEntry<Receiver>`, its optionals and arrays, and of `any PersistentCommand<Receiver>`:
-/// a fifth of a push, spent in hash-table look-ups. Through this protocol the entries and the
-/// storage are plain types, and the one generic step left is wrapping the command, once per push.
+/// The history's entries and its SQLite storage are written once for every receiver: through
+/// this protocol they are plain types, and the one generic step left is wrapping the command,
+/// once per push.
 ///
 /// A class: an entry owns its command, and running it mutates it in place. Copies of an entry
 /// (the storage's cache, the engine's local) share it; the storage writes the entry back after
 /// every run and forgets its cache after a rollback, so no stale copy outlives an operation.
+///
+/// ## Performance notes
+///
+/// Generic over `Receiver`, each operation of the entries and the storage made the Swift runtime
+/// look up the metadata of `DurableEntry<Receiver>`, its optionals and arrays, and of
+/// `any PersistentCommand<Receiver>`: a fifth of a push, spent in hash-table look-ups
+/// (BENCHMARKS.md, "Durable history").
 protocol BoundCommand: AnyObject {
     /// The command type's ``PersistentCommand/kind``.
     var kind: String { get }

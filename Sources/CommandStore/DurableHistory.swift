@@ -29,6 +29,15 @@ public import SQLiteDatabase
 /// receiver made during the call would then be stale.
 ///
 /// A `DurableHistory` is not `Sendable`: it lives in the isolation domain of its `Database`.
+///
+/// ## Performance notes
+///
+/// A push costs about twice a raw SQLite insert of the same row (BENCHMARKS.md, "Durable
+/// history"). What keeps it there: the Undo/Redo texts are read on demand, not after every call
+/// (reading them cost a sixth of a push), unless someone observes the history; the state after a
+/// call is assembled from the storage's header instead of asking the generic engine for each part
+/// (a twentieth); the mutable properties skip the runtime's exclusivity checks, since a re-entrant
+/// call is refused by the history itself, which is the overlap those checks would catch.
 public final class DurableHistory<Receiver> {
     /// The connection the history and its receiver write through.
     public let database: Database
@@ -37,8 +46,7 @@ public final class DurableHistory<Receiver> {
     /// The command types the history can decode.
     public let registry: CommandRegistry<Receiver>
 
-    // Mutable state opts out of the runtime's exclusivity checks: `activity` refuses re-entrant
-    // calls (a command calling its own history), which is the overlap those checks would catch.
+    // Exclusivity checks skipped: see "Performance notes" (`activity` refuses re-entrant calls).
     @exclusivity(unchecked) private var engine: HistoryEngine<SQLiteHistoryStorage>
     /// The engine's storage, kept apart so reading it never touches `engine`, which a running
     /// operation holds exclusively (a command may read the history while it runs).
@@ -46,8 +54,7 @@ public final class DurableHistory<Receiver> {
     /// The state as of the last call; its texts are out of date while `textsAreStale`.
     @exclusivity(unchecked) private var cachedState: UndoState
     /// Whether the last call changed the history without computing the Undo/Redo texts: they are
-    /// read on demand, since a caller pushing many commands rarely shows every text (they cost a
-    /// sixth of a push).
+    /// read on demand, since a caller pushing many commands rarely shows every text.
     @exclusivity(unchecked) private var textsAreStale = false
     /// The records of the steps the next undo and redo apply, read with the texts.
     @exclusivity(unchecked) private var cachedRecords: (undo: HistoryRecord?, redo: HistoryRecord?) = (nil, nil)
@@ -801,7 +808,7 @@ public final class DurableHistory<Receiver> {
     ///
     /// `perform` never opens or closes a macro, so the macro depth is the one before the call; the
     /// flags follow the engine's definitions (`HistoryEngine.canUndo` and friends: a history with
-    /// an open macro is disabled). Asking the unspecialized engine for each cost a twentieth of a push.
+    /// an open macro is disabled).
     private func stateWithoutTexts() -> UndoState {
         let macroDepth = cachedState.macroDepth
         let enabled = macroDepth == 0

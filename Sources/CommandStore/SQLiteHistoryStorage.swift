@@ -21,6 +21,16 @@ import SQLiteDatabase
 ///
 /// The owner (``DurableHistory``) runs each engine operation in a transaction and calls ``reload()``
 /// after a rollback, since the in-memory header and cache may then be ahead of the file.
+///
+/// ## Performance notes
+///
+/// Measured per push (callgrind and `command-bench store commits`, BENCHMARKS.md "Durable
+/// history"): the mutable properties skip the runtime's exclusivity checks (a twentieth of a
+/// push; safe because the one owning `DurableHistory` refuses re-entrant calls, so no two accesses
+/// overlap); the decoded-entry cache is direct-mapped by sequence rather than a dictionary (a
+/// sixteenth); rows are bound from one reused array of typed `DatabaseValue`s rather than boxed
+/// `any DatabaseValueConvertible` (a tenth); the file's data version, not a statement, tells
+/// whether another connection committed (``reloadIfChangedElsewhere()``).
 final class SQLiteHistoryStorage: HistoryStorage {
     typealias Entry = DurableEntry
     typealias Failure = any Error
@@ -29,9 +39,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
     /// The registered commands, bound to the receiver.
     let commands: BoundCommandDecoder
 
-    // The mutable properties opt out of the runtime's exclusivity checks (a twentieth of a push):
-    // the storage is used by one DurableHistory, whose guard refuses re-entrant calls, so no two
-    // accesses to one of them ever overlap.
+    // Exclusivity checks skipped: see "Performance notes".
     @exclusivity(unchecked) private(set) var base: Int64 = 0
     @exclusivity(unchecked) private(set) var count = 0
     @exclusivity(unchecked) private(set) var index = 0
@@ -70,7 +78,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
 
     /// Recently read or written entries by sequence, with their stored form (to skip unchanged writes).
     /// Direct-mapped by sequence: neighbours (what the engine reads) never evict each other, and a
-    /// look-up is an index, not a hash (the dictionary it replaces cost a sixteenth of a push).
+    /// look-up is an index, not a hash.
     @exclusivity(unchecked) private var cache = [CachedEntry?](repeating: nil, count: SQLiteHistoryStorage.cacheSlots)
 
     /// Cache slots: enough for the entries next to the index and a macro's neighbours.
@@ -435,8 +443,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
     }
 
     /// The row's values, in the column order of `insertEntry` and `updateEntry`, then the sequence,
-    /// in `rowValues` (one array kept for every write). Typed values, not
-    /// `[any DatabaseValueConvertible]`: boxing each one cost a tenth of a push.
+    /// in `rowValues` (one array kept for every write), as typed values.
     ///
     /// An insert also binds the entry's identity columns (`identity`); an update leaves them alone.
     private func rowValues(_ stored: StoredEntry, sequence: Int64, identity: EntryIdentity? = nil) -> [DatabaseValue] {

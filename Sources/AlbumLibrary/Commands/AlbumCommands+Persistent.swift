@@ -53,7 +53,11 @@ extension LibraryAPI {
         registry.register(DeleteAlbumCommand.self)
         registry.register(EditAlbumCommand.self)
         registry.register(MoveAlbumCommand.self)
-        registry.register(ImportAlbumsCommand.self)
+        // An import's entry leaving the history (a dropped redo tail, a trim, a clear) releases
+        // the albums it staged for a redo.
+        registry.register(ImportAlbumsCommand.self) { command, library in
+            try library.discardStagedImport(command.batch)
+        }
         // Its entry leaving the history (dropped from the redo tail, trimmed, cleared) releases
         // the albums it keeps for an undo or a redo.
         registry.register(ReplaceLibraryCommand.self) { command, library in

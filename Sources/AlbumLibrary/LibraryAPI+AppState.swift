@@ -1,0 +1,55 @@
+public import Foundation
+import SQLiteDatabase
+
+/// The application's own state, kept beside the albums (`app_state`) and outside the history:
+/// the current album of the terminal UI, and whether the defaults were ever seeded. No album
+/// command reads or writes it.
+extension LibraryAPI {
+
+    /// The id of the album the scroller shows, remembered across launches.
+    ///
+    /// - Returns: The id, or `nil` when none was set or that album is gone.
+    public func currentAlbumID() throws -> UUID? {
+        guard let row = try database.fetchOne("SELECT value FROM app_state WHERE key = 'current'"),
+            let text = try row.decode(String?.self, at: 0), let id = UUID(uuidString: text),
+            try contains(id)
+        else { return nil }
+        return id
+    }
+
+    /// Remembers which album the scroller shows.
+    ///
+    /// - Parameter id: The album's id, or `nil` to forget.
+    /// - Throws: `DatabaseError`.
+    public func setCurrentAlbumID(_ id: UUID?) throws {
+        try database.execute(
+            "INSERT INTO app_state (key, value) VALUES ('current', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [id?.uuidString]
+        )
+    }
+
+    /// Adds the five default albums if this library never had them, in one transaction.
+    ///
+    /// A library that has been seeded once is never seeded again, even after its albums are
+    /// deleted: an empty library stays empty.
+    ///
+    /// - Returns: Whether the defaults were added now.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func seedDefaultsIfNeeded() throws -> Bool {
+        var seeded = false
+        // Seeded already (every open but the first): no write transaction, so opening a library
+        // never waits for another process's write lock.
+        if try database.fetchOne("SELECT 1 FROM app_state WHERE key = 'seeded'") != nil { return false }
+        try database.inTransaction {
+            if try database.fetchOne("SELECT 1 FROM app_state WHERE key = 'seeded'") != nil {
+                return .commit
+            }
+            try append(contentsOf: Album.defaults())
+            try database.execute("INSERT INTO app_state (key, value) VALUES ('seeded', '1')")
+            seeded = true
+            return .commit
+        }
+        return seeded
+    }
+}

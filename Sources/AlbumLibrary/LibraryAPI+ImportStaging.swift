@@ -1,0 +1,102 @@
+public import Foundation
+import SQLiteDatabase
+
+/// Import staging: the albums an import keeps outside the library while its step is undone
+/// (`import_batch`), so that a redo, in this process or a later one, puts them back.
+///
+/// The import command owns them: it stages them in the transaction that pushes it, moves them
+/// in on redo and back out on undo, and the history's discard action (registered with the
+/// command, see ``LibraryAPI/commandRegistry``) deletes them when the step leaves the history.
+extension LibraryAPI {
+
+    /// Stores albums in a new import batch, outside the library, ready for ``ImportAlbumsCommand``.
+    ///
+    /// - Parameters:
+    ///   - albums: The albums, in order.
+    ///   - progress: Called now and then with the number staged so far.
+    /// - Returns: The batch's id.
+    /// - Throws: `DatabaseError`. Call it in the transaction that pushes the command.
+    /// - Complexity: O(*m*) for *m* albums.
+    public func stageImport(_ albums: [Album], progress: ((Int) -> Void)? = nil) throws -> UUID {
+        let batch = UUID()
+        let statement = try database.cachedStatement(
+            """
+            INSERT INTO import_batch (batch, seq, id, title, artist, genre, year, cover, search_text)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        )
+        for (offset, album) in albums.enumerated() {
+            try statement.execute([
+                batch.uuidString, offset, album.id.uuidString, album.title, album.artist, album.genre, album.year,
+                album.coverURL?.absoluteString, SearchText.of(album),
+            ])
+            if offset % 1024 == 1023 { progress?(offset + 1) }
+        }
+        progress?(albums.count)
+        return batch
+    }
+
+    /// Deletes the albums staged under `batch`: what an undone import keeps for its redo, once its
+    /// entry has left the history (the registry's discard action for ``ImportAlbumsCommand``).
+    ///
+    /// - Parameter batch: The import's batch.
+    /// - Throws: `DatabaseError`.
+    func discardStagedImport(_ batch: UUID) throws {
+        try database.execute("DELETE FROM import_batch WHERE batch = ?", [batch.uuidString])
+    }
+
+    /// The number of albums staged in import batches (those of undone imports).
+    ///
+    /// - Throws: `DatabaseError`.
+    public func stagedImportCount() throws -> Int {
+        try database.fetchOne("SELECT count(*) FROM import_batch")?.decode(Int.self, at: 0) ?? 0
+    }
+
+    /// Moves a staged batch to the end of the library, in order, and empties the batch.
+    func unstageImport(_ batch: UUID, expectedCount: Int) throws {
+        let staged =
+            try database.fetchOne("SELECT count(*) FROM import_batch WHERE batch = ?", [batch.uuidString])?
+            .decode(Int.self, at: 0) ?? 0
+        guard staged == expectedCount else {
+            throw LibraryError(.storage, "cannot import: \(staged) of \(expectedCount) albums are staged")
+        }
+        if let clash = try database.fetchOne(
+            "SELECT b.seq, b.id FROM import_batch b JOIN album a ON a.id = b.id WHERE b.batch = ? ORDER BY b.seq LIMIT 1",
+            [batch.uuidString]
+        ) {
+            throw LibraryError(
+                .invalidValue,
+                "album \(try clash.decode(Int.self, at: 0) + 1): id \(try clash.decode(String.self, at: 1)) is already in the library"
+            )
+        }
+        let last = try database.fetchOne("SELECT max(sort_key) FROM album")?.decode(Int64?.self, at: 0) ?? 0
+        try database.execute(
+            """
+            INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
+            SELECT id, ? + (seq + 1) * ?, title, artist, genre, year, cover, search_text
+            FROM import_batch WHERE batch = ? ORDER BY seq
+            """,
+            [last, Self.keyGap, batch.uuidString]
+        )
+        try database.execute("DELETE FROM import_batch WHERE batch = ?", [batch.uuidString])
+    }
+
+    /// Moves `count` albums from `first` on back into a batch (undoing an import).
+    func restageImport(_ batch: UUID, from first: Int, count: Int) throws {
+        guard count > 0 else { return }
+        let start = try located(at: first)
+        _ = try located(at: first + count - 1)
+        try database.execute(
+            """
+            INSERT INTO import_batch (batch, seq, id, title, artist, genre, year, cover, search_text)
+            SELECT ?, row_number() OVER (ORDER BY sort_key) - 1, id, title, artist, genre, year, cover, search_text
+            FROM album WHERE sort_key >= ? ORDER BY sort_key LIMIT ?
+            """,
+            [batch.uuidString, start.sortKey, count]
+        )
+        try database.execute(
+            "DELETE FROM album WHERE rowid IN (SELECT rowid FROM album WHERE sort_key >= ? ORDER BY sort_key LIMIT ?)",
+            [start.sortKey, count]
+        )
+    }
+}
