@@ -103,7 +103,8 @@ public final class LibrarySession {
         }
     }
 
-    private func position(ofAlbumWithID id: UUID) throws -> Int {
+    /// The album's position as committed now; inside `push`, as the transaction sees it.
+    func position(ofAlbumWithID id: UUID) throws -> Int {
         guard let position = try library.position(of: id) else {
             throw LibraryError(
                 .positionOutOfRange, "the album is no longer in the library (another process deleted it)")
@@ -157,7 +158,7 @@ public final class LibrarySession {
     /// Pushes the command `makeCommand` makes inside the history's write transaction. (What an
     /// undone import or replacement keeps for its redo is released by its own discard action when
     /// the push drops it from the history: see ``LibraryAPI/commandRegistry``.)
-    private func push<Command: PersistentCommand>(
+    func push<Command: PersistentCommand>(
         _ makeCommand: () throws -> Command
     ) throws -> Command where Command.Receiver == LibraryAPI {
         try history.push(makeCommand)

@@ -38,7 +38,7 @@ import Testing
             let lines = render(state, width: 60, height: 20)
             #expect(lines.count == 20)
             #expect(lines[17].contains("[u] Undo") && lines[17].contains("[q] Quit"), "\(lines)")
-            #expect(lines[18].contains("q quit") || lines[18].contains("Esc cancel"), "\(lines[18])")
+            #expect(lines[18].contains("? help") || lines[18].contains("Esc cancel"), "\(lines[18])")
             #expect(!lines[18].hasSuffix("…"))
             for line in lines { #expect(line.count <= 60, "\(line)") }
         }
@@ -81,11 +81,12 @@ import Testing
         #expect(text.contains(" ↑/↓ choose a step · Enter jump to it · Esc close"))
     }
 
-    @Test func theSearchPromptReplacesTheStatusLine() {
-        var state = BrowserState(albums: Album.defaults(), currentIndex: 0, toolbar: toolbar, status: "old")
+    @Test func theSearchPromptTakesTheStatusLineAndTheSearchResultFollowsIt() {
+        var state = BrowserState(albums: Album.defaults(), currentIndex: 0, toolbar: toolbar)
         state.search = "bow"
-        let text = render(state, width: 80, height: 24)
-        #expect(text.last == " /bow_")
+        #expect(render(state, width: 80, height: 24).last == " /bow_")
+        state.status = "No album matches “bow”"
+        #expect(render(state, width: 80, height: 24).last == " /bow_   No album matches “bow”")
     }
 
     @Test func theFormTakesACoverAndExplainsARefusedYearLetter() throws {
@@ -112,5 +113,36 @@ import Testing
         #expect(album.year == 1957)
         let state = BrowserState(albums: Album.defaults(), currentIndex: 0, toolbar: toolbar, form: form)
         #expect(render(state, width: 80, height: 24).contains { $0.contains("Cover:  https://example.com/blue.jpg_") })
+    }
+
+    @Test func escapeSequencesCursesLeftUndecodedMapToKeys() {
+        #expect(KeySequence.key(after: "[1~") == .home)
+        #expect(KeySequence.key(after: "OH") == .home)
+        #expect(KeySequence.key(after: "[4~") == .end)
+        #expect(KeySequence.key(after: "[F") == .end)
+        #expect(KeySequence.key(after: "[5~") == .pageUp)
+        #expect(KeySequence.key(after: "[6~") == .pageDown)
+        #expect(KeySequence.key(after: "[2~") == nil)
+        #expect(KeySequence.isIncomplete("") && KeySequence.isIncomplete("[") && KeySequence.isIncomplete("[1"))
+        #expect(!KeySequence.isIncomplete("[1~") && !KeySequence.isIncomplete("OH") && !KeySequence.isIncomplete("x"))
+    }
+
+    @Test func anEditFormChangesOnlyTheFieldsThatDifferAndKeepsYearAndCover() throws {
+        var album = Album.defaults()[0]
+        album.coverURL = URL(string: "https://example.com/bowie.jpg")
+        var form = AddForm(editing: album)
+        #expect(form.value(.title) == "Best of Bowie" && form.value(.year) == "1992")
+        #expect(try form.changes().isEmpty)
+        for _ in 0..<5 { form.deleteBackward() }
+        for character in "Ziggy" { form.type(character) }
+        #expect(try form.changes() == AlbumChanges(title: "Best of Ziggy"))
+        form.focus = .year
+        for _ in 0..<4 { form.deleteBackward() }
+        #expect(throws: LibraryError.self) { try form.changes() }
+        for character in "1993" { form.type(character) }
+        form.focus = .cover
+        form.values[.cover] = ""
+        #expect(throws: LibraryError.self) { try form.changes() }
+        #expect(throws: LibraryError.self) { try AddForm().changes() }
     }
 }

@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 /// Drives a tmux server on a private socket: start a program in a 120×40 pane, send keys, read the screen.
-private final class TmuxSession {
+final class TmuxSession {
     let socket = "albums-e2e-\(UUID().uuidString.prefix(8))"
     let name = "albums"
 

@@ -1,9 +1,10 @@
 public import AlbumLibrary
 import Foundation
 
-/// The small form the terminal UI shows to add an album: five text fields and a focus.
+/// The small form the terminal UI shows to add an album, or to edit one: five text fields and a focus.
 ///
-/// Pure state: key presses edit it, ``album()`` checks it. Nothing is drawn here.
+/// Pure state: key presses edit it, ``album()`` (adding) or ``changes()`` (editing) checks it.
+/// Nothing is drawn here.
 public struct AddForm: Sendable, Hashable {
     /// The form's fields, in the order Tab visits them.
     public enum Field: Int, Sendable, Hashable, CaseIterable {
@@ -28,8 +29,22 @@ public struct AddForm: Sendable, Hashable {
     /// Why the last attempt to save failed, if it did.
     public var problem: String?
 
+    /// The album being edited, `nil` when the form adds a new one.
+    public private(set) var original: Album?
+
     /// Creates an empty form with the title focused.
     public init() {}
+
+    /// Creates a form to edit `album`, its fields filled in, the title focused.
+    ///
+    /// - Parameter album: The album as it is now.
+    public init(editing album: Album) {
+        original = album
+        values = [
+            .title: album.title, .artist: album.artist, .genre: album.genre,
+            .year: album.year.map(String.init) ?? "", .cover: album.coverURL?.absoluteString ?? "",
+        ]
+    }
 
     /// The text of one field.
     ///
@@ -96,5 +111,28 @@ public struct AddForm: Sendable, Hashable {
             album.coverURL = try Album.parsedCoverURL(cover)
         }
         return try album.validated()
+    }
+
+    /// The changes an edit form makes to ``original``: only the fields that differ.
+    ///
+    /// - Returns: The changes; empty when every field is as it was.
+    /// - Throws: ``LibraryError`` naming the field at fault, as ``album()`` does; a year or cover
+    ///   emptied (an edit can change them, not remove them); `.storage` when the form adds.
+    public func changes() throws(LibraryError) -> AlbumChanges {
+        guard let original else { throw LibraryError(.storage, "the form adds an album; it edits none") }
+        for field in [Field.year, .cover] where value(field).trimmingCharacters(in: .whitespaces).isEmpty {
+            if field == .year ? original.year != nil : original.coverURL != nil {
+                throw LibraryError(.invalidValue, "\(field.label) cannot be removed, only changed (Esc keeps it)")
+            }
+        }
+        var edited = try album()
+        edited.id = original.id
+        var changes = AlbumChanges()
+        if edited.title != original.title { changes.title = edited.title }
+        if edited.artist != original.artist { changes.artist = edited.artist }
+        if edited.genre != original.genre { changes.genre = edited.genre }
+        if edited.year != original.year { changes.year = edited.year }
+        if edited.coverURL != original.coverURL { changes.coverURL = edited.coverURL }
+        return changes
     }
 }

@@ -54,9 +54,14 @@ public enum BrowserScreen: Sendable {
         guard width > 0, height > 0 else { return [] }
         // The toolbar, keys and status always show: at the bottom, and on a screen too short for
         // everything the body gives way (the details first, then the scroller), never the footer.
+        // While the search prompt is open, the status (a match, or none) follows what is typed.
+        let message = DisplayText.sanitized(state.status ?? "")
         let status: Line =
-            state.search.map { [Span(" /", .bold), Span(DisplayText.sanitized($0) + "_")] }
-            ?? [Span(" " + DisplayText.sanitized(state.status ?? ""))]
+            state.search.map {
+                [Span(" /", .bold), Span(DisplayText.sanitized($0) + "_")]
+                    + (message.isEmpty ? [] : [Span("   " + message)])
+            }
+            ?? [Span(" " + message)]
         let footer = [toolbar(state.toolbar, width: width), keysLine(state, width: width), status]
         guard height > footer.count else {
             return footer.prefix(height).map { clip($0, to: width) }
@@ -65,16 +70,19 @@ public enum BrowserScreen: Sendable {
         let count = state.albumCount
         lines.append([Span(" albums", .bold), Span(" · \(count) album\(count == 1 ? "" : "s")")])
         lines.append([])
-        lines += scroller(state, width: width)
-        lines.append([])
         if let help = state.help {
+            // The help takes the scroller's place too, so every key fits on a 60×20 screen.
             lines += helpLines(help)
-        } else if let history = state.history {
-            lines += historyLines(history, room: height - footer.count - lines.count)
-        } else if let form = state.form {
-            lines += formLines(form)
         } else {
-            lines += details(state.currentAlbum)
+            lines += scroller(state, width: width)
+            lines.append([])
+            if let history = state.history {
+                lines += historyLines(history, room: height - footer.count - lines.count)
+            } else if let form = state.form {
+                lines += formLines(form)
+            } else {
+                lines += details(state.currentAlbum)
+            }
         }
         lines = Array(lines.prefix(height - footer.count))
         while lines.count < height - footer.count {
@@ -142,7 +150,10 @@ public enum BrowserScreen: Sendable {
     }
 
     private static func formLines(_ form: AddForm) -> [Line] {
-        var lines: [Line] = [[Span("   Add an album", .bold), Span("  (Tab: next field, Enter: add, Esc: cancel)")]]
+        let heading =
+            form.original.map { "   Edit " + DisplayText.quoted($0.title) } ?? "   Add an album"
+        let verb = form.original == nil ? "add" : "save"
+        var lines: [Line] = [[Span(heading, .bold), Span("  (Tab: next field, Enter: \(verb), Esc: cancel)")]]
         for field in AddForm.Field.allCases {
             let marker = field == form.focus ? ">" : " "
             let label = (field.label + ":").padding(toLength: 8, withPad: " ", startingAt: 0)
@@ -173,27 +184,31 @@ public enum BrowserScreen: Sendable {
         return columns(full.map(\.text).joined()) <= width ? full : line(short: true)
     }
 
-    /// The key hints; the short form when the long one does not fit.
+    /// The key hints: the longest form that fits (the last one, at 60 columns, when none does).
     private static func keysLine(_ state: BrowserState, width: Int) -> Line {
-        let (long, short): (String, String)
-        if state.form != nil {
-            long = " Type to fill the field · Tab/↓ next · ↑ previous · Enter add · Esc cancel"
-            short = " Tab/↓ next · ↑ prev · Enter add · Esc cancel"
+        let forms: [String]
+        if let form = state.form {
+            let verb = form.original == nil ? "add" : "save"
+            forms = [
+                " Type to fill the field · Tab/↓ next · ↑ previous · Enter \(verb) · Esc cancel",
+                " Tab/↓ next · ↑ prev · Enter \(verb) · Esc cancel",
+            ]
         } else if state.history != nil {
-            long = " ↑/↓ choose a step · Enter jump to it · Esc close"
-            short = " ↑/↓ choose · Enter jump · Esc close"
+            forms = [" ↑/↓ choose a step · Enter jump to it · Esc close", " ↑/↓ choose · Enter jump · Esc close"]
         } else if state.help != nil {
-            long = " Any key closes the help"
-            short = long
+            forms = [" Any key closes the help"]
         } else if state.search != nil {
-            long = " Type to search · Enter next match · Esc stop"
-            short = " Enter next · Esc stop"
+            forms = [" Type to search · Enter next match · Esc stop", " Enter next · Esc stop"]
         } else {
-            // Only the keys the controller handles today (see ARCHITECTURE.md, "Terminal UI").
-            long = " ←/→ or h/l scroll · u undo · r redo · d delete · a add · q quit"
-            short = " ←/→ h/l · u undo · r redo · d delete · a add · q quit"
+            // The keys LibraryWindow handles besides the toolbar's (which show their own keys).
+            forms = [
+                " ←/→ h/l scroll · Home/End g/G first/last · PgUp/PgDn page · / search · e edit · </> move"
+                    + " · H history · ? help",
+                " ←/→ h/l · g/G · PgUp/PgDn · / search · e edit · </> move · H history · ? help",
+                " h/l g/G · / search · e edit · </> move · H history · ? help",
+            ]
         }
-        return [Span(columns(long) <= width ? long : short, .dim)]
+        return [Span(forms.first { columns($0) <= width } ?? forms[forms.count - 1], .dim)]
     }
 
     private static func helpLines(_ entries: [BrowserPanels.HelpEntry]) -> [Line] {

@@ -95,6 +95,12 @@ final class CursesTerminal {
             case KEY_BACKSPACE, KEY_DC: return .backspace
             case KEY_RESIZE: return .resize
             case KEY_BTAB: return .up
+            // The keypad's corners, and Find / Select: what tmux's `ESC [1~` and `ESC [4~` decode
+            // to under xterm's terminal description.
+            case KEY_HOME, KEY_A1, KEY_FIND: return .home
+            case KEY_END, KEY_C1, KEY_SELECT: return .end
+            case KEY_PPAGE, KEY_A3: return .pageUp
+            case KEY_NPAGE, KEY_C3: return .pageDown
             default: return nil
             }
         }
@@ -102,11 +108,26 @@ final class CursesTerminal {
         switch scalar.value {
         case 0x0A, 0x0D: return .enter
         case 0x09: return .tab
-        case 0x1B: return .escape
+        case 0x1B: return readEscapeSequence(window)
         case 0x08, 0x7F: return .backspace
         case 0x00..<0x20: return nil
         default: return .character(Character(scalar))
         }
+    }
+
+    /// After an escape character: the key of a sequence curses left undecoded, or Escape itself
+    /// when nothing follows at once (a sequence's bytes arrive together; a person's next key does not).
+    private func readEscapeSequence(_ window: UnsafeMutablePointer<WINDOW>) -> KeyInput? {
+        wtimeout(window, 0)
+        defer { wtimeout(window, Self.pollMilliseconds) }
+        var tail = ""
+        while KeySequence.isIncomplete(tail) {
+            var character: wint_t = 0
+            guard wget_wch(window, &character) == OK, let scalar = Unicode.Scalar(UInt32(character)) else { break }
+            tail.unicodeScalars.append(scalar)
+        }
+        // An unknown sequence is dropped whole rather than read as Escape and letters.
+        return tail.isEmpty ? .escape : KeySequence.key(after: tail)
     }
 
     private static func attribute(_ style: BrowserScreen.Style) -> Int32 {

@@ -35,7 +35,12 @@ final class LibraryWindow {
     let quitButton = ActionControl(title: "Quit")
 
     /// What the screen shows.
-    private(set) var state = BrowserState(albums: [], currentIndex: 0, toolbar: [])
+    var state = BrowserState(albums: [], currentIndex: 0, toolbar: [])
+    /// The terminal's width, which sets a page for Page Up and Page Down (the loop keeps it current).
+    var width = 80
+    /// The history panel's records, read when it opened: Enter undoes or redoes from them only
+    /// if the history still ends (or goes on) with the step they say.
+    var historyRecords: [HistoryRecord] = []
     /// Whether the input loop goes on.
     private(set) var isRunning = true
     /// Set when something visible changed since the last draw.
@@ -72,16 +77,36 @@ final class LibraryWindow {
 
     // MARK: - Keys
 
-    /// Handles one key press.
+    /// Handles one key press: the open overlay's keys first (help, history, search, form), else
+    /// the browser's. Every key is listed in ``helpEntries`` and named by the hints line.
     func handle(_ key: KeyInput) {
         needsRedraw = true
-        if state.form != nil {
+        guard key != .resize else { return }
+        if state.help != nil {
+            state.help = nil  // any key closes the help
+        } else if state.history != nil {
+            handleHistoryKey(key)
+        } else if state.search != nil {
+            handleSearchKey(key)
+        } else if state.form != nil {
             handleFormKey(key)
-            return
+        } else if let index = BrowserNavigation.index(
+            after: key, current: state.clampedIndex, count: state.albumCount, width: width)
+        {
+            go(to: index)
+        } else {
+            handleBrowserKey(key)
         }
+    }
+
+    private func handleBrowserKey(_ key: KeyInput) {
         switch key {
-        case .left, .character("h"): scroll(by: -1)
-        case .right, .character("l"): scroll(by: 1)
+        case .character("/"): openSearch()
+        case .character("e"), .character("E"): openEditForm()
+        case .character("<"): moveCurrent(by: -1)
+        case .character(">"): moveCurrent(by: 1)
+        case .character("H"): openHistory()
+        case .character("?"): state.help = Self.helpEntries
         case .character("u"), .character("U"): pressHistoryButton(undoButton, unavailable: "Nothing to undo")
         case .character("r"), .character("R"): pressHistoryButton(redoButton, unavailable: "Nothing to redo")
         case .character("d"), .character("D"): press(deleteButton, unavailable: "No album to delete")
@@ -136,12 +161,16 @@ final class LibraryWindow {
         switch key {
         case .escape:
             state.form = nil
-            state.status = "Add cancelled"
+            state.status = form.original == nil ? "Add cancelled" : "Edit cancelled"
             return
         case .tab, .down: form.focusNext()
         case .up: form.focusPrevious()
         case .backspace: form.deleteBackward()
         case .character(let character): form.type(character)
+        case .enter where form.original != nil:
+            // Closes the form, or keeps it open with the problem.
+            submitEdit(form)
+            return
         case .enter:
             do {
                 let album = try form.album()
@@ -200,9 +229,11 @@ final class LibraryWindow {
 
     // MARK: - State
 
-    private func scroll(by offset: Int) {
+    /// Makes the album at a library index current, reading a new window only when the loaded one
+    /// does not cover the screen around it (so End on 100,000 albums reads a few hundred).
+    func go(to index: Int) {
         guard state.albumCount > 0 else { return }
-        let index = min(max(state.clampedIndex + offset, 0), state.albumCount - 1)
+        let index = min(max(index, 0), state.albumCount - 1)
         guard index != state.clampedIndex else { return }
         state.currentIndex = index
         state.status = nil
@@ -217,7 +248,7 @@ final class LibraryWindow {
     }
 
     /// Runs one change, then reloads what the screen shows (a window around the current album).
-    private func change(currentID: UUID? = nil, _ body: () throws -> String) {
+    func change(currentID: UUID? = nil, _ body: () throws -> String) {
         let index = state.clampedIndex
         do {
             // Each change decides inside its transaction, from what is committed then.
@@ -234,7 +265,7 @@ final class LibraryWindow {
 
     /// Reads the number of albums and the window around the current album: the album with
     /// `currentID` when it is in the library, else the one at `fallbackIndex` (clamped).
-    private func reload(currentID: UUID?, fallbackIndex: Int = 0) throws {
+    func reload(currentID: UUID?, fallbackIndex: Int = 0) throws {
         state.albumCount = try session.library.count()
         if let currentID, let position = try session.library.position(of: currentID) {
             state.currentIndex = position - 1

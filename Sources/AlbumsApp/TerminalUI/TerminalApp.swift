@@ -30,6 +30,7 @@ enum TerminalApp {
                 window.needsRedraw = false
                 drawnSize = size
             }
+            window.width = size.width
             if let key = terminal.readKey() {
                 window.handle(key)
             } else {

@@ -1,0 +1,194 @@
+import AlbumLibrary
+import CommandStore
+import Foundation
+
+/// The browser's keys beyond scrolling and the toolbar: search, edit, move, the history panel
+/// and the help. Each change goes through ``LibrarySession`` by album id, found inside its
+/// transaction, as Delete and Add do.
+extension LibraryWindow {
+    /// What `?` lists: every key the browser handles.
+    static let helpEntries: [BrowserPanels.HelpEntry] = [
+        .init("←/→ h/l", "previous / next album"),
+        .init("Home/End g/G", "first / last album"),
+        .init("PgUp/PgDn", "a screenful back / on"),
+        .init("/", "search; Enter: next match, Esc: stop"),
+        .init("e", "edit the current album"),
+        .init("< >", "move it one place left / right"),
+        .init("a", "add an album after it"),
+        .init("d", "delete it"),
+        .init("u r", "undo / redo the step the toolbar names"),
+        .init("H", "history: ↑/↓ a step, Enter goes there"),
+        .init("?", "this help (any key closes it)"),
+        .init("q", "quit"),
+    ]
+
+    // MARK: - Search
+
+    func openSearch() {
+        state.search = ""
+        state.status = nil
+    }
+
+    func handleSearchKey(_ key: KeyInput) {
+        switch key {
+        case .escape:
+            state.search = nil
+            state.status = nil
+        case .enter:
+            findNextMatch()
+        case .backspace:
+            if state.search?.isEmpty == false { state.search?.removeLast() }
+            state.status = nil
+        case .character(let character):
+            state.search?.append(character)
+            state.status = nil
+        default:
+            break
+        }
+    }
+
+    /// Jumps to the first match after the current album, wrapping to the first one.
+    private func findNextMatch() {
+        let query = state.search ?? ""
+        guard !query.trimmingCharacters(in: .whitespaces).isEmpty else {
+            state.status = "Type what to search for"
+            return
+        }
+        do {
+            let matches = try session.library.albums(matching: query, order: .position)
+            guard !matches.isEmpty else {
+                state.status = "No album matches \(DisplayText.quoted(query))"
+                return
+            }
+            let current = state.clampedIndex + 1
+            let later = matches.firstIndex { $0.position > current }
+            let number = later ?? 0
+            let match = matches[number]
+            // By id: the count and positions are read again, as after a change.
+            try reload(currentID: match.album.id, fallbackIndex: match.position - 1)
+            let wrapped = later == nil && matches.count > 1 ? ", from the start" : ""
+            state.status = "Match \(number + 1) of \(matches.count)\(wrapped): position \(match.position)"
+        } catch {
+            state.status = AlbumsApp.describe(error)
+        }
+    }
+
+    // MARK: - Edit and move
+
+    func openEditForm() {
+        guard let album = state.currentAlbum else {
+            state.status = "No album to edit"
+            return
+        }
+        state.form = AddForm(editing: album)
+        state.status = nil
+    }
+
+    /// Saves an edit form: closes it and edits the album by id, or leaves it open with its problem.
+    func submitEdit(_ form: AddForm) {
+        guard let original = form.original else { return }
+        let changes: AlbumChanges
+        do {
+            changes = try form.changes()
+        } catch {
+            var form = form
+            form.problem = error.message
+            state.form = form
+            return
+        }
+        state.form = nil
+        guard !changes.isEmpty else {
+            state.status = "\(DisplayText.quoted(original.title)) already has those values: nothing to edit"
+            return
+        }
+        change(currentID: original.id) {
+            let command = try session.edit(albumWithID: original.id, changes: changes)
+            // The title as the edit left it, from what the command recorded in its transaction.
+            let title = (try? command.before?.applying(changes))?.title ?? changes.title ?? original.title
+            return "Edited \(DisplayText.quoted(title)) (position \(command.position))"
+        }
+    }
+
+    func moveCurrent(by offset: Int) {
+        guard let shown = state.currentAlbum else {
+            state.status = "No album to move"
+            return
+        }
+        change(currentID: shown.id) {
+            let command = try session.move(albumWithID: shown.id, by: offset)
+            return "Moved \(DisplayText.quoted(command.title ?? shown.title)) to position \(command.to)"
+        }
+    }
+
+    // MARK: - History panel
+
+    /// Opens the panel on the history as committed now, the cursor on the current step.
+    func openHistory() {
+        do {
+            let read = try session.historySteps()
+            historyRecords = read.records
+            state.history = BrowserPanels.History(steps: read.records.map(\.text), current: read.current)
+        } catch {
+            state.status = AlbumsApp.describe(error)
+        }
+    }
+
+    func handleHistoryKey(_ key: KeyInput) {
+        let page = 10
+        switch key {
+        case .escape, .character("H"), .character("q"):
+            state.history = nil
+            historyRecords = []
+        case .up, .character("k"): state.history?.moveSelection(by: -1)
+        case .down, .character("j"): state.history?.moveSelection(by: 1)
+        case .pageUp: state.history?.moveSelection(by: -page)
+        case .pageDown: state.history?.moveSelection(by: page)
+        case .home, .character("g"): state.history?.moveSelection(by: -historyRecords.count - 1)
+        case .end, .character("G"): state.history?.moveSelection(by: historyRecords.count + 1)
+        case .enter: jumpToSelectedStep()
+        default: break
+        }
+    }
+
+    /// Undoes or redoes, in one transaction, the steps between the current one and the cursor,
+    /// but only if the history is still the one the panel shows: the first step to undo (or
+    /// redo) must be the one the panel read. Otherwise nothing changes, the refusal goes to the
+    /// status line and the panel shows the history as it is now.
+    private func jumpToSelectedStep() {
+        guard let panel = state.history else { return }
+        let (target, current) = (panel.selected, panel.current)
+        guard target != current else {
+            closeHistory(status: "Already at step \(current)")
+            return
+        }
+        let index = state.clampedIndex
+        do {
+            if target < current {
+                let undone = try session.undo(count: current - target, expecting: historyRecords[current - 1].id)
+                closeHistory(status: Self.report("Undid", undone) + " (now at step \(target))")
+            } else {
+                let redone = try session.redo(count: target - current, expecting: historyRecords[current].id)
+                closeHistory(status: Self.report("Redid", redone) + " (now at step \(target))")
+            }
+        } catch {
+            let reason = AlbumsApp.describe(error)
+            openHistory()
+            state.status = reason
+        }
+        do {
+            try reload(currentID: state.currentAlbum?.id, fallbackIndex: index)
+        } catch {
+            state.status = AlbumsApp.describe(error)
+        }
+    }
+
+    private func closeHistory(status: String) {
+        state.history = nil
+        historyRecords = []
+        state.status = status
+    }
+
+    private static func report(_ verb: String, _ records: [HistoryRecord]) -> String {
+        records.count == 1 ? "\(verb) \(records[0].text)" : "\(verb) \(records.count) steps"
+    }
+}

@@ -1,0 +1,65 @@
+import AlbumLibrary
+import CommandStore
+import Foundation
+import SQLiteDatabase
+import Testing
+
+/// `LibrarySession.edit(albumWithID:changes:)` and `move(albumWithID:by:)`: the album is found by
+/// id inside the transaction, so another connection's changes since a view read it do not matter,
+/// and a change that changes nothing records nothing.
+@Suite struct LibrarySessionByIDTests {
+    private func withSessions(_ body: (LibrarySession, LibrarySession) throws -> Void) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("by-id-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("library.sqlite").path
+        let view = try LibrarySession.open(path: path)
+        try view.library.seedDefaultsIfNeeded()
+        let other = try LibrarySession.open(path: path)
+        try body(view, other)
+        other.database.close()
+        view.database.close()
+    }
+
+    @Test func editFindsTheAlbumWhereAnotherConnectionMovedIt() throws {
+        try withSessions { view, other in
+            let bowie = try view.library.album(at: 1)
+            try other.move(from: 1, to: 4)
+            let command = try view.edit(albumWithID: bowie.id, changes: AlbumChanges(title: "Best of Ziggy"))
+            #expect(command.position == 4)
+            #expect(try view.library.album(at: 4).title == "Best of Ziggy")
+            try view.undo()
+            #expect(try view.library.album(at: 4) == bowie)
+        }
+    }
+
+    @Test func anEditToTheSameValuesIsRefusedAndNotRecorded() throws {
+        try withSessions { view, _ in
+            let bowie = try view.library.album(at: 1)
+            #expect(throws: LibraryError.self) {
+                try view.edit(albumWithID: bowie.id, changes: AlbumChanges(title: bowie.title, year: bowie.year))
+            }
+            #expect(view.history.count == 0)
+        }
+    }
+
+    @Test func moveCountsFromWhereTheAlbumIsAndRefusesToLeaveTheLibrary() throws {
+        try withSessions { view, other in
+            let bowie = try view.library.album(at: 1)
+            try other.delete(at: 5)
+            try other.move(from: 1, to: 3)
+            let command = try view.move(albumWithID: bowie.id, by: 1)
+            #expect((command.from, command.to) == (3, 4))
+            do {
+                try view.move(albumWithID: bowie.id, by: 1)
+                Issue.record("moved past the last album")
+            } catch let error as LibraryError {
+                #expect(error.message == "“Best of Bowie” is already last (position 4 of 4)")
+            }
+            #expect(throws: LibraryError.self) { try view.move(albumWithID: bowie.id, by: 0) }
+            #expect(try view.steps().count == 3)
+            try other.delete(at: 4)
+            #expect(throws: LibraryError.self) { try view.move(albumWithID: bowie.id, by: -1) }
+        }
+    }
+}
