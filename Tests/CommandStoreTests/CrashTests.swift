@@ -1,5 +1,4 @@
 import Foundation
-import Locking
 import TestSupport
 import Testing
 
@@ -56,33 +55,29 @@ import Darwin
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
-    /// The lines written to a pipe, as they arrive. Read by the file handle's readability handler,
-    /// on Dispatch's threads: the test waits for them without holding one of the test pool's
-    /// threads (a blocked pool starved LaunchKit's readiness tests under the sanitizers).
+    /// The lines written to a pipe, as they arrive, read by a thread of their own: the test waits
+    /// for them without holding one of the test pool's threads (a blocked pool starved LaunchKit's
+    /// readiness tests under the sanitizers). The stream ends at end of file. The caller keeps the
+    /// handle alive until then.
     static func lines(of handle: FileHandle) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-        let pending = LockedState<[UInt8]>([])
-        handle.readabilityHandler = { handle in
-            let data = handle.availableData
-            let lines: [String] = pending.withLock { buffer in
-                buffer.append(contentsOf: data)
-                var lines: [String] = []
+        let descriptor = handle.fileDescriptor
+        Thread {
+            var buffer: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                if count <= 0 { break }
+                buffer.append(contentsOf: chunk[..<count])
                 while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
+                    continuation.yield(String(decoding: buffer[..<newline], as: UTF8.self))
                     buffer.removeSubrange(...newline)
                 }
-                if data.isEmpty, !buffer.isEmpty {
-                    lines.append(String(decoding: buffer, as: UTF8.self))
-                    buffer.removeAll()
-                }
-                return lines
             }
-            for line in lines { continuation.yield(line) }
-            if data.isEmpty {
-                handle.readabilityHandler = nil
-                continuation.finish()
-            }
-        }
+            if !buffer.isEmpty { continuation.yield(String(decoding: buffer, as: UTF8.self)) }
+            continuation.finish()
+        }.start()
         return stream
     }
 
@@ -135,7 +130,13 @@ import Darwin
                     killed = true
                 }
             }
+            if !killed {
+                // The output ended (the child died, or a bug here): never leave the child running.
+                kill(process.processIdentifier, SIGKILL)
+                Issue.record("\(context): the child's output ended before acknowledgement \(killAfter)")
+            }
             await exit.wait()
+            withExtendedLifetime(output) {}
             let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             try #require(
                 process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL,
