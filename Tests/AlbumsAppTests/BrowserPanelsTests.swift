@@ -1,7 +1,8 @@
 import AlbumLibrary
-import AlbumsApp
 import Foundation
 import Testing
+
+@testable import AlbumsApp
 
 /// The terminal UI's new pure parts: navigation keys, the help and history panels, the search
 /// prompt, the form's cover and year, and layouts that keep the footer on small screens.

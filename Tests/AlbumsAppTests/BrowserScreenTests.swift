@@ -1,6 +1,7 @@
 import AlbumLibrary
-import AlbumsApp
 import Testing
+
+@testable import AlbumsApp
 
 @Suite struct BrowserScreenTests {
     private let toolbar = [

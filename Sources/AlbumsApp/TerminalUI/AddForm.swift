@@ -1,17 +1,17 @@
-public import AlbumLibrary
+import AlbumLibrary
 import Foundation
 
 /// The small form the terminal UI shows to add an album, or to edit one: five text fields and a focus.
 ///
 /// Pure state: key presses edit it, ``album()`` (adding) or ``changes()`` (editing) checks it.
 /// Nothing is drawn here.
-public struct AddForm: Sendable, Hashable {
+struct AddForm: Sendable, Hashable {
     /// The form's fields, in the order Tab visits them.
-    public enum Field: Int, Sendable, Hashable, CaseIterable {
+    enum Field: Int, Sendable, Hashable, CaseIterable {
         case title, artist, genre, year, cover
 
         /// The label shown before the field.
-        public var label: String {
+        var label: String {
             switch self {
             case .title: "Title"
             case .artist: "Artist"
@@ -23,22 +23,22 @@ public struct AddForm: Sendable, Hashable {
     }
 
     /// The text typed into each field.
-    public var values: [Field: String] = [:]
+    var values: [Field: String] = [:]
     /// The field that receives typing.
-    public var focus: Field = .title
+    var focus: Field = .title
     /// Why the last attempt to save failed, if it did.
-    public var problem: String?
+    var problem: String?
 
     /// The album being edited, `nil` when the form adds a new one.
-    public private(set) var original: Album?
+    private(set) var original: Album?
 
     /// Creates an empty form with the title focused.
-    public init() {}
+    init() {}
 
     /// Creates a form to edit `album`, its fields filled in, the title focused.
     ///
     /// - Parameter album: The album as it is now.
-    public init(editing album: Album) {
+    init(editing album: Album) {
         original = album
         values = [
             .title: album.title, .artist: album.artist, .genre: album.genre,
@@ -50,17 +50,17 @@ public struct AddForm: Sendable, Hashable {
     ///
     /// - Parameter field: The field.
     /// - Returns: Its text, empty when nothing was typed.
-    public func value(_ field: Field) -> String {
+    func value(_ field: Field) -> String {
         values[field] ?? ""
     }
 
     /// Moves the focus to the next field, wrapping around.
-    public mutating func focusNext() {
+    mutating func focusNext() {
         focus = Field(rawValue: (focus.rawValue + 1) % Field.allCases.count)!
     }
 
     /// Moves the focus to the previous field, wrapping around.
-    public mutating func focusPrevious() {
+    mutating func focusPrevious() {
         let count = Field.allCases.count
         focus = Field(rawValue: (focus.rawValue + count - 1) % count)!
     }
@@ -71,7 +71,7 @@ public struct AddForm: Sendable, Hashable {
     /// ``problem`` saying so, rather than dropped without a word.
     ///
     /// - Parameter character: The character typed.
-    public mutating func type(_ character: Character) {
+    mutating func type(_ character: Character) {
         if focus == .year {
             guard character.isASCII && character.isNumber else {
                 problem = "Year takes digits only (1 to 9999)"
@@ -88,7 +88,7 @@ public struct AddForm: Sendable, Hashable {
     }
 
     /// Deletes the last character of the focused field.
-    public mutating func deleteBackward() {
+    mutating func deleteBackward() {
         guard var text = values[focus], !text.isEmpty else { return }
         text.removeLast()
         values[focus] = text
@@ -100,7 +100,7 @@ public struct AddForm: Sendable, Hashable {
     /// - Returns: A new album.
     /// - Throws: ``LibraryError`` naming the field at fault (an empty title or artist, a bad year,
     ///   a cover that is not an absolute URL).
-    public func album() throws(LibraryError) -> Album {
+    func album() throws(LibraryError) -> Album {
         var album = Album(title: value(.title), artist: value(.artist), genre: value(.genre))
         let year = value(.year).trimmingCharacters(in: .whitespaces)
         if !year.isEmpty {
@@ -118,7 +118,7 @@ public struct AddForm: Sendable, Hashable {
     /// - Returns: The changes; empty when every field is as it was.
     /// - Throws: ``LibraryError`` naming the field at fault, as ``album()`` does; a year or cover
     ///   emptied (an edit can change them, not remove them); `.storage` when the form adds.
-    public func changes() throws(LibraryError) -> AlbumChanges {
+    func changes() throws(LibraryError) -> AlbumChanges {
         guard let original else { throw LibraryError(.storage, "the form adds an album; it edits none") }
         for field in [Field.year, .cover] where value(field).trimmingCharacters(in: .whitespaces).isEmpty {
             if field == .year ? original.year != nil : original.coverURL != nil {

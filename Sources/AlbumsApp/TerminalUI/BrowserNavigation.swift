@@ -3,7 +3,7 @@
 ///
 /// Home and `g` go to the first album, End and `G` to the last; Page Up and Page Down move by
 /// the number of albums the scroller shows at a width (at least one).
-public enum BrowserNavigation: Sendable {
+enum BrowserNavigation: Sendable {
     /// The library index a key moves to, or `nil` when the key is not a navigation key.
     ///
     /// - Parameters:
@@ -12,7 +12,7 @@ public enum BrowserNavigation: Sendable {
     ///   - count: The number of albums.
     ///   - width: The terminal's width, which sets a page's size.
     /// - Returns: The new index, within `0..<count` (0 for an empty library).
-    public static func index(after key: KeyInput, current: Int, count: Int, width: Int) -> Int? {
+    static func index(after key: KeyInput, current: Int, count: Int, width: Int) -> Int? {
         let page = pageSize(width: width)
         let target: Int
         switch key {
@@ -28,7 +28,7 @@ public enum BrowserNavigation: Sendable {
     }
 
     /// The albums the scroller shows side by side at `width` columns.
-    public static func pageSize(width: Int) -> Int {
+    static func pageSize(width: Int) -> Int {
         max(1, (width - 2) / (BrowserScreen.boxWidth + 1))
     }
 }

@@ -1,46 +1,46 @@
 /// The overlays the terminal UI can show over the album details: the key help, the history
 /// panel, and the search prompt. Plain values the controller fills; ``BrowserScreen`` draws them.
-public enum BrowserPanels: Sendable {
+enum BrowserPanels: Sendable {
     /// One line of the `?` help: the keys and what they do.
-    public struct HelpEntry: Sendable, Hashable {
+    struct HelpEntry: Sendable, Hashable {
         /// The keys, as shown ("Home g").
-        public var keys: String
+        var keys: String
         /// What they do.
-        public var action: String
+        var action: String
 
         /// Creates an entry.
         ///
         /// - Parameters:
         ///   - keys: The keys, as shown.
         ///   - action: What they do.
-        public init(_ keys: String, _ action: String) {
+        init(_ keys: String, _ action: String) {
             self.keys = keys
             self.action = action
         }
     }
 
     /// The history panel: each step, the current position, and the step the cursor is on.
-    public struct History: Sendable, Hashable {
+    struct History: Sendable, Hashable {
         /// Each step's text, oldest first (step 1 first).
-        public var steps: [String]
+        var steps: [String]
         /// How many steps are done (0: everything undone).
-        public var current: Int
+        var current: Int
         /// The step the cursor is on, 0 (the start) to `steps.count`; Enter jumps there.
-        public var selected: Int
+        var selected: Int
 
         /// Creates a panel with the cursor on the current step.
         ///
         /// - Parameters:
         ///   - steps: Each step's text, oldest first.
         ///   - current: How many steps are done.
-        public init(steps: [String], current: Int) {
+        init(steps: [String], current: Int) {
             self.steps = steps
             self.current = current
             self.selected = current
         }
 
         /// Moves the cursor by `offset` steps, within the start and the last step.
-        public mutating func moveSelection(by offset: Int) {
+        mutating func moveSelection(by offset: Int) {
             selected = max(0, min(steps.count, selected + offset))
         }
     }

@@ -6,9 +6,9 @@ import Foundation
 /// Pure: the same state and size always give the same lines. The curses layer only copies
 /// them to the screen. Every album field is passed through ``DisplayText/sanitized(_:)`` and
 /// every line is cut to the width, so no album can break the drawing.
-public enum BrowserScreen: Sendable {
+enum BrowserScreen: Sendable {
     /// How a piece of text is drawn.
-    public enum Style: Sendable, Hashable {
+    enum Style: Sendable, Hashable {
         /// Plain.
         case normal
         /// Bold (headings, enabled buttons' keys).
@@ -20,28 +20,28 @@ public enum BrowserScreen: Sendable {
     }
 
     /// A run of text in one style.
-    public struct Span: Sendable, Hashable {
+    struct Span: Sendable, Hashable {
         /// The text, free of control characters.
-        public var text: String
+        var text: String
         /// Its style.
-        public var style: Style
+        var style: Style
 
         /// Creates a span.
         ///
         /// - Parameters:
         ///   - text: The text.
         ///   - style: Its style.
-        public init(_ text: String, _ style: Style = .normal) {
+        init(_ text: String, _ style: Style = .normal) {
             self.text = text
             self.style = style
         }
     }
 
     /// One screen line: spans drawn left to right from column 0.
-    public typealias Line = [Span]
+    typealias Line = [Span]
 
     /// The width of one album box, borders included.
-    public static let boxWidth = 22
+    static let boxWidth = 22
 
     /// Lays out the screen.
     ///
@@ -50,7 +50,7 @@ public enum BrowserScreen: Sendable {
     ///   - width: The terminal's width in columns.
     ///   - height: The terminal's height in lines.
     /// - Returns: Exactly `height` lines, none wider than `width` columns.
-    public static func render(_ state: BrowserState, width: Int, height: Int) -> [Line] {
+    static func render(_ state: BrowserState, width: Int, height: Int) -> [Line] {
         guard width > 0, height > 0 else { return [] }
         // The toolbar, keys and status always show: at the bottom, and on a screen too short for
         // everything the body gives way (the details first, then the scroller), never the footer.
@@ -96,7 +96,7 @@ public enum BrowserScreen: Sendable {
     ///
     /// - Parameter lines: Rendered lines.
     /// - Returns: One string per line, styles dropped.
-    public static func plainText(_ lines: [Line]) -> [String] {
+    static func plainText(_ lines: [Line]) -> [String] {
         lines.map { $0.map(\.text).joined() }
     }
 

@@ -1,19 +1,19 @@
-public import AlbumLibrary
+import AlbumLibrary
 
 /// Everything the terminal UI shows, as plain values: the view model.
 ///
 /// The controller (``LibraryWindow``) fills it from the library, the history and the toolbar's
 /// controls; ``BrowserScreen`` turns it into text lines. Neither step touches the terminal, so
 /// both are unit-tested.
-public struct BrowserState: Sendable, Hashable {
+struct BrowserState: Sendable, Hashable {
     /// One toolbar button as drawn: its key, its title, and whether it is enabled.
-    public struct ToolbarItem: Sendable, Hashable {
+    struct ToolbarItem: Sendable, Hashable {
         /// The key that presses it ("u").
-        public var key: String
+        var key: String
         /// The text shown ("Undo Delete “Best of Bowie”").
-        public var title: String
+        var title: String
         /// Whether it reacts; a disabled item is drawn dimmed.
-        public var isEnabled: Bool
+        var isEnabled: Bool
 
         /// Creates a toolbar item.
         ///
@@ -21,7 +21,7 @@ public struct BrowserState: Sendable, Hashable {
         ///   - key: The key that presses it.
         ///   - title: The text shown.
         ///   - isEnabled: Whether it reacts.
-        public init(key: String, title: String, isEnabled: Bool) {
+        init(key: String, title: String, isEnabled: Bool) {
             self.key = key
             self.title = title
             self.isEnabled = isEnabled
@@ -30,25 +30,25 @@ public struct BrowserState: Sendable, Hashable {
 
     /// The loaded albums, in library order: the whole library, or a window onto it that
     /// starts at ``windowStart`` and holds at least the albums around the current one.
-    public var albums: [Album]
+    var albums: [Album]
     /// The library index (0-based) of the first album in ``albums``.
-    public var windowStart: Int
+    var windowStart: Int
     /// The number of albums in the library (``albums`` may hold only some of them).
-    public var albumCount: Int
+    var albumCount: Int
     /// The library index (0-based) of the current album; clamped when drawn.
-    public var currentIndex: Int
+    var currentIndex: Int
     /// The toolbar, left to right.
-    public var toolbar: [ToolbarItem]
+    var toolbar: [ToolbarItem]
     /// The add form, while it is open.
-    public var form: AddForm?
+    var form: AddForm?
     /// A one-line message (what the last action did, or why it failed).
-    public var status: String?
+    var status: String?
     /// The `?` help's entries while it is open, `nil` when closed.
-    public var help: [BrowserPanels.HelpEntry]?
+    var help: [BrowserPanels.HelpEntry]?
     /// The history panel, while it is open.
-    public var history: BrowserPanels.History?
+    var history: BrowserPanels.History?
     /// The search text being typed after `/`, while the prompt is open.
-    public var search: String?
+    var search: String?
 
     /// Creates a state.
     ///
@@ -69,7 +69,7 @@ public struct BrowserState: Sendable, Hashable {
     ///   - toolbar: The toolbar items.
     ///   - form: The add form, if open.
     ///   - status: A one-line message.
-    public init(
+    init(
         albums: [Album],
         windowStart: Int = 0,
         albumCount: Int? = nil,
@@ -88,12 +88,12 @@ public struct BrowserState: Sendable, Hashable {
     }
 
     /// The current album, if the library is not empty (and the window holds it).
-    public var currentAlbum: Album? {
+    var currentAlbum: Album? {
         album(at: clampedIndex)
     }
 
     /// ``currentIndex`` limited to the albums there are.
-    public var clampedIndex: Int {
+    var clampedIndex: Int {
         albumCount <= 0 ? 0 : min(max(currentIndex, 0), albumCount - 1)
     }
 
@@ -101,7 +101,7 @@ public struct BrowserState: Sendable, Hashable {
     ///
     /// - Parameter index: A library index (0-based).
     /// - Returns: The album, or `nil` when `index` is outside the loaded window.
-    public func album(at index: Int) -> Album? {
+    func album(at index: Int) -> Album? {
         let offset = index - windowStart
         return albums.indices.contains(offset) ? albums[offset] : nil
     }

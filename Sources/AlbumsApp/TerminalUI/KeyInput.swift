@@ -1,5 +1,5 @@
 /// A key press, decoded from the terminal into what the browser cares about.
-public enum KeyInput: Sendable, Hashable {
+enum KeyInput: Sendable, Hashable {
     /// ← (or nothing else: `h` arrives as a character, the browser maps it).
     case left
     /// →.

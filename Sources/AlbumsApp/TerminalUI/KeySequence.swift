@@ -1,12 +1,12 @@
 /// Escape sequences for keys that curses did not decode itself: the terminal description in
 /// `TERM` may not list them (tmux sends `ESC [1~` for Home and `ESC [4~` for End, which
 /// xterm's description calls Find and Select).
-public enum KeySequence: Sendable {
+enum KeySequence: Sendable {
     /// The key a sequence stands for.
     ///
     /// - Parameter tail: What followed the escape character ("[1~").
     /// - Returns: The key, or `nil` for a sequence the browser does not use.
-    public static func key(after tail: String) -> KeyInput? {
+    static func key(after tail: String) -> KeyInput? {
         switch tail {
         case "[1~", "[7~", "[H", "OH": .home
         case "[4~", "[8~", "[F", "OF": .end
@@ -24,7 +24,7 @@ public enum KeySequence: Sendable {
     ///
     /// - Parameter tail: What followed the escape character so far.
     /// - Returns: `true` while more bytes belong to it.
-    public static func isIncomplete(_ tail: String) -> Bool {
+    static func isIncomplete(_ tail: String) -> Bool {
         guard let first = tail.first else { return true }
         switch first {
         case "[":
