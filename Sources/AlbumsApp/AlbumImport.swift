@@ -49,7 +49,7 @@ struct AlbumImport {
             do {
                 data = try console.readInput()
             } catch {
-                throw LibraryError(.malformedFile, "cannot read \(name): \(CommandRunner.reason(error))")
+                throw LibraryError(.malformedFile, "cannot read \(name): \(ActionRunner.reason(error))")
             }
             // readInput stops one byte past the limit: an endless stream ends here.
             guard data.count <= AlbumFile.maximumFileSize else {

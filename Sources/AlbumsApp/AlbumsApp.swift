@@ -114,7 +114,7 @@ public enum AlbumsApp: Sendable {
             if interactive {
                 return try TerminalApp.run(session: session, currentAlbumID: state.currentAlbumID)
             }
-            let runner = CommandRunner(
+            let runner = ActionRunner(
                 session: session, options: request.options, console: console,
                 terminalWidth: console.outputIsTerminal ? TerminalSize.columns(environment: environment) : nil)
             try runner.run(request.action)

@@ -4,7 +4,7 @@ import Foundation
 
 /// Runs one parsed action against an open library and prints what it did: a line of text, or
 /// with `--json` an object scripts can read.
-struct CommandRunner {
+struct ActionRunner {
     let session: LibrarySession
     let options: GlobalOptions
     let console: Console
