@@ -16,7 +16,10 @@ import Testing
         let launch = Task { try await invoker.run() }
 
         // Then the app becomes ready while sync is still blocked
-        try await invoker.waitUntilReady(timeout: .seconds(30))
+        // A generous bound: what is checked is the order, not the time. Under a sanitizer, suites
+        // that hold the test pool's two threads (child processes, tmux) have stalled every other
+        // test for over 30 s at once.
+        try await invoker.waitUntilReady(timeout: .seconds(300))
         #expect(recorder.count(of: "end ui") == 1)
         #expect(recorder.count(of: "end sync") == 0)
         try await eventually { recorder.count(of: "start sync") == 1 }
