@@ -248,7 +248,8 @@ private final class AlbumShelf {
         let registry = UndoRegistry()
         let shelf = AlbumShelf(undo: registry)
         let document = UndoTestDocument()
-        var pushed = RegisteringCommand(document: document) { shelf.insert("A", at: 0) }
+        // Weakly: the stack keeps the command, and the shelf keeps the registry (no cycle).
+        var pushed = RegisteringCommand(document: document) { [weak shelf] in shelf?.insert("A", at: 0) }
         pushed.text = "Import"
         try registry.stack.push(pushed)
         #expect(shelf.albums == ["A"] && document.lines == ["imported"])
