@@ -27,10 +27,10 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     /// The storage's entry type.
     public typealias Entry = Storage.Entry
 
-    /// An open macro: its text and the children collected so far.
+    /// An open macro: its text and where its children begin in ``macroChildren``.
     struct OpenMacro {
         var text: String
-        var children: [Entry]
+        var start: Int
     }
 
     /// The storage holding the entries, the index and the clean index.
@@ -41,6 +41,22 @@ public struct HistoryEngine<Storage: HistoryStorage> {
 
     /// The open macros, innermost last.
     var openMacros: [OpenMacro] = []
+
+    /// The children of every open macro, outermost macro's first: a macro's children run from its
+    /// `start` to the next open macro's (or the end). One buffer, reused from macro to macro, so
+    /// closing a macro makes one array of exactly its children instead of growing one per macro.
+    var macroChildren: [Entry] = []
+
+    /// Where the children of the open macro at `depth` end in ``macroChildren``.
+    private func childrenEnd(ofMacroAt depth: Int) -> Int {
+        depth + 1 < openMacros.count ? openMacros[depth + 1].start : macroChildren.count
+    }
+
+    /// Whether the open outermost macro has no children yet (`true` when none is open).
+    var isOutermostMacroEmpty: Bool {
+        guard let outermost = openMacros.first else { return true }
+        return childrenEnd(ofMacroAt: 0) == outermost.start
+    }
 
     /// Creates an engine over a storage, which may already hold a history.
     public init(storage: Storage, undoLimit: Int = 0) {
@@ -84,7 +100,8 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     /// included), or `nil` when no macro is open.
     public func openMacroEntry() -> Entry? {
         guard let outermost = openMacros.first else { return nil }
-        return Entry.macro(text: outermost.text, children: outermost.children)
+        return Entry.macro(
+            text: outermost.text, children: Array(macroChildren[outermost.start..<childrenEnd(ofMacroAt: 0)]))
     }
 
     /// The start of the step that ends just below `end` (the largest step boundary below it).
@@ -141,7 +158,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
             try entry.redo()
         }
         if !openMacros.isEmpty {
-            pushIntoMacro(entry)
+            pushIntoMacro(consume entry)
             return
         }
         var index = storage.index
@@ -179,21 +196,18 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     }
 
     private mutating func pushIntoMacro(_ entry: consuming Entry) {
-        let last = openMacros.count - 1
         let id = entry.mergeID
-        if id != nil, !openMacros[last].children.isEmpty {
-            let top = openMacros[last].children.count - 1
-            if openMacros[last].children[top].mergeID == id,
-                openMacros[last].children[top].merge(with: entry)
-            {
-                if openMacros[last].children[top].isObsolete {
-                    openMacros[last].children.removeLast()
+        if id != nil, macroChildren.count > openMacros[openMacros.count - 1].start {
+            let top = macroChildren.count - 1
+            if macroChildren[top].mergeID == id, macroChildren[top].merge(with: entry) {
+                if macroChildren[top].isObsolete {
+                    macroChildren.removeLast()
                 }
                 return
             }
         }
         if entry.isObsolete { return }
-        openMacros[last].children.append(entry)
+        macroChildren.append(consume entry)
     }
 
     /// Removes the `k` oldest entries, sliding `index` and the clean index.
@@ -379,7 +393,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
                 }
             }
         }
-        openMacros.append(OpenMacro(text: text, children: []))
+        openMacros.append(OpenMacro(text: text, start: macroChildren.count))
     }
 
     /// Closes the innermost macro.
@@ -391,10 +405,12 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     @discardableResult
     public mutating func endMacro(discardingEmpty: Bool = false) throws(Storage.Failure) -> Bool {
         guard let closed = openMacros.popLast() else { return false }
-        if discardingEmpty, closed.children.isEmpty { return true }
-        let entry = Entry.macro(text: closed.text, children: closed.children)
+        // The innermost macro's children are the buffer's tail.
+        if discardingEmpty, macroChildren.count == closed.start { return true }
+        let entry = Entry.macro(text: closed.text, children: Array(macroChildren[closed.start...]))
+        macroChildren.removeSubrange(closed.start...)
         if !openMacros.isEmpty {
-            openMacros[openMacros.count - 1].children.append(entry)
+            macroChildren.append(entry)
             return true
         }
         try storage.append(entry)
@@ -442,6 +458,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     /// Removes every entry and open macro without running them; the empty history is clean.
     public mutating func clear() throws(Storage.Failure) {
         openMacros.removeAll()
+        macroChildren.removeAll()
         if storage.count > 0 { try storage.removeEntries(from: 0) }
         try storage.setIndex(0)
         try storage.setCleanIndex(0)
@@ -455,9 +472,15 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     /// Used by registration-style undo to remove all actions of one target.
     /// - Complexity: O(count) plus O(count) per removed entry.
     public mutating func editAllEntries(_ body: (inout Entry) -> Void) throws {
-        for m in openMacros.indices {
-            for c in openMacros[m].children.indices { body(&openMacros[m].children[c]) }
-            openMacros[m].children.removeAll { $0.isObsolete }
+        for c in macroChildren.indices { body(&macroChildren[c]) }
+        // Innermost first, so the starts still to visit stay valid.
+        for m in openMacros.indices.reversed() {
+            let children = openMacros[m].start..<childrenEnd(ofMacroAt: m)
+            let kept = macroChildren[children].filter { !$0.isObsolete }
+            let removed = children.count - kept.count
+            guard removed > 0 else { continue }
+            macroChildren.replaceSubrange(children, with: kept)
+            for later in (m + 1)..<openMacros.count { openMacros[later].start -= removed }
         }
         var position = storage.count - 1
         var index = storage.index

@@ -176,7 +176,7 @@ public final class UndoRegistry {
         guard groupDepth > 0 else { throw UndoError(.unbalancedGrouping) }
         groupDepth -= 1
         guard groupDepth == 0 else { return }
-        let empty = stack.engine.openMacros.first?.children.isEmpty ?? true
+        let empty = stack.engine.isOutermostMacroEmpty
         stack.endMacro(discardingEmpty: true)
         guard !empty, stack.index > 0 else { return }
         stack.editCommand(at: stack.index - 1) { Self.flatten(&$0) }

@@ -75,6 +75,33 @@ private final class SpyStorage: HistoryStorage {
         #expect(engine.count == 5_001 && engine.index == 5_001)
     }
 
+    @Test func removingEntriesInsideOpenNestedMacrosKeepsEachChildInItsMacro() throws {
+        var engine = HistoryEngine(storage: MemoryHistoryStorage<UndoEntry>())
+        engine.beginMacro(text: "outer")
+        for name in ["a1", "x1", "a2"] { try engine.push(UndoEntry(Named(name))) }
+        engine.beginMacro(text: "inner")
+        for name in ["a3", "y1"] { try engine.push(UndoEntry(Named(name))) }
+
+        try engine.editAllEntries { entry in
+            if var named = entry.command as? Named, named.name.hasPrefix("a") {
+                named.isObsolete = true
+                entry = UndoEntry(named)
+            }
+        }
+        try engine.push(UndoEntry(Named("y2")))
+        // The outermost macro's own children so far: the inner macro is still open.
+        #expect(children(engine.openMacroEntry()) == ["x1"])
+        engine.endMacro()
+        #expect(children(engine.openMacroEntry()) == ["x1", "inner"])
+        engine.endMacro()
+        let inner = try #require((engine.entry(at: 0).command as? UndoMacro)?.children.last as? UndoMacro)
+        #expect(inner.children.map(\.text) == ["y1", "y2"])
+    }
+
+    private func children(_ macro: UndoEntry?) -> [String]? {
+        (macro?.command as? UndoMacro)?.children.map(\.text)
+    }
+
     @Test func limitTrimmingRemovesOnlyTheOldest() throws {
         let storage = SpyStorage()
         var engine = HistoryEngine(storage: storage, undoLimit: 3)
@@ -137,4 +164,16 @@ private final class SpyStorage: HistoryStorage {
         #expect(doc1.lines == doc2.lines)
         #expect(texts(stack) == (try (0..<engine.count).map { try engine.entry(at: $0).text }))
     }
+}
+
+/// A command that does nothing, named by its text; the test marks it obsolete.
+private struct Named: UndoCommand {
+    let name: String
+    var isObsolete = false
+    var text: String { name }
+
+    init(_ name: String) { self.name = name }
+
+    func redo() {}
+    func undo() {}
 }

@@ -188,6 +188,30 @@ private final class AlbumShelf {
         #expect(registry.stack.state == .empty)
     }
 
+    @Test func removingATargetsActionsInsideOpenNestedGroupsKeepsTheOthersInOrder() throws {
+        let registry = UndoRegistry()
+        let first = AlbumShelf(undo: registry)
+        let second = AlbumShelf(undo: registry)
+        registry.beginUndoGrouping()
+        first.insert("A", at: 0)
+        second.insert("X", at: 0)
+        registry.beginUndoGrouping()
+        first.insert("B", at: 1)
+        second.insert("Y", at: 1)
+        registry.removeAllActions(withTarget: first)
+        // Registered after the removal, into the inner group: it must stay the inner group's.
+        second.insert("Z", at: 2)
+        try registry.endUndoGrouping()
+        try registry.endUndoGrouping()
+        #expect(registry.stack.count == 1)
+
+        try registry.undo()
+        #expect(second.albums.isEmpty)  // Z, Y, X undone, newest first
+        #expect(first.albums == ["A", "B"])  // its actions went
+        try registry.redo()
+        #expect(second.albums == ["X", "Y", "Z"])
+    }
+
     @Test func actionsOfADeallocatedTargetDoNothing() throws {
         let registry = UndoRegistry()
         var shelf: AlbumShelf? = AlbumShelf(undo: registry)
