@@ -1,5 +1,6 @@
 import AlbumLibrary
 import Foundation
+import TestSupport
 import Testing
 
 /// Black-box tests: each runs the built `albums` binary in separate processes on a temporary library.
@@ -360,9 +361,8 @@ import Testing
                     "python3", "-c",
                     "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('create table notes (t text)'); c.execute(\"insert into notes values ('x')\"); c.commit()",
                 ]
-                try made.run()
-                made.waitUntilExit()
-                try #require(made.terminationStatus == 0)
+                let exit = try await ProcessExit.run(made, timeout: .seconds(60))
+                try #require(!exit.timedOut && made.terminationStatus == 0)
             default:
                 try Data("SQLite format 3\0".utf8 + Data(repeating: 7, count: 40)).write(to: URL(fileURLWithPath: path))
             }

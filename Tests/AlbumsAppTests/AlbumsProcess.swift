@@ -2,12 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Runs the built `albums` executable as a separate process, as a user would.
 struct AlbumsProcess {
     struct Result: CustomStringConvertible {
@@ -47,6 +41,9 @@ struct AlbumsProcess {
         return folder
     }
 
+    /// The deadline of a run that names none: generous, for sanitized builds on a loaded machine.
+    static let defaultTimeout: TimeInterval = 300
+
     let database: String
     var environment: [String: String] = [:]
 
@@ -58,8 +55,9 @@ struct AlbumsProcess {
 
     /// Runs `albums <arguments>` with no `--db` added.
     ///
-    /// With a `timeout`, a run still going after that many seconds is killed (SIGKILL) and its
-    /// result says `timedOut`, so a test of something that could block fails instead of hanging.
+    /// A run still going after `timeout` seconds (``defaultTimeout`` when nil) is killed (SIGKILL)
+    /// and its result says `timedOut`, so a test of something that could block fails instead of
+    /// hanging.
     /// Waits without holding a thread: the test pool has one thread per core, and tests blocked on
     /// child processes starved the suite's other tests (LaunchKit's readiness waits timed out
     /// under ThreadSanitizer).
@@ -87,17 +85,7 @@ struct AlbumsProcess {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = stdin
-        let exit = ProcessExit()
-        process.terminationHandler = { _ in exit.markExited() }
-        try process.run()
-        let pid = process.processIdentifier
-        let deadline = DispatchWorkItem {
-            if exit.markTimedOutUnlessExited() { kill(pid, SIGKILL) }
-        }
-        if let timeout { DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline) }
-        await exit.wait()
-        deadline.cancel()
-        process.waitUntilExit()  // returns at once: the process has exited
+        let exit = try await ProcessExit.run(process, timeout: .seconds(timeout ?? Self.defaultTimeout))
         try output.close()
         try error.close()
         try stdin.close()

@@ -16,6 +16,8 @@ import Darwin
 @Suite struct CrashTests {
     static let seed: UInt64 = 0xC0FF_EE15_600D_CAFE
     static let rounds = 50
+    /// How long one child may run before it is killed (a round takes milliseconds).
+    static let childTimeout = Duration.seconds(60)
 
     /// The crash child, built next to this test bundle.
     static func childURL() throws -> URL {
@@ -42,15 +44,15 @@ import Darwin
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        let exit = ProcessExit()
-        process.terminationHandler = { _ in exit.markExited() }
-        try process.run()
-        await exit.wait()
+        let exit = try await ProcessExit.run(process, timeout: Self.childTimeout)
         // A few lines: they fit the pipe's buffer, so the child never waited for us to read them.
         let data = output.fileHandleForReading.readDataToEndOfFile()
         let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        guard process.terminationStatus == 0 else {
-            throw ChildError(message: "verify failed: \(String(decoding: errorData, as: UTF8.self))")
+        guard !exit.timedOut, process.terminationStatus == 0 else {
+            throw ChildError(
+                message:
+                    "verify failed\(exit.timedOut ? " (killed: timed out)" : ""): \(String(decoding: errorData, as: UTF8.self))"
+            )
         }
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
@@ -111,9 +113,9 @@ import Darwin
             process.standardOutput = output
             process.standardError = errors
             let exit = ProcessExit()
-            process.terminationHandler = { _ in exit.markExited() }
             let lines = Self.lines(of: output.fileHandleForReading)
-            try process.run()
+            // A hung child is killed at the deadline: its output ends, and so does the loop below.
+            try exit.start(process, timeout: Self.childTimeout)
             var intents: [Int: String] = [:]
             var acknowledged = 0
             var killed = false
@@ -133,7 +135,8 @@ import Darwin
             if !killed {
                 // The output ended (the child died, or a bug here): never leave the child running.
                 kill(process.processIdentifier, SIGKILL)
-                Issue.record("\(context): the child's output ended before acknowledgement \(killAfter)")
+                let deadline = exit.timedOut ? " (killed at the deadline)" : ""
+                Issue.record("\(context): the child's output ended before acknowledgement \(killAfter)\(deadline)")
             }
             await exit.wait()
             withExtendedLifetime(output) {}

@@ -2,6 +2,7 @@ import CommandKit
 import Foundation
 import LaunchKit
 import Locking
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -28,8 +29,10 @@ import Darwin
             let data = handle.availableData
             received.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
+        let exit = ProcessExit()
+        try exit.start(process, timeout: FixtureChild.timeout)
+        // Killed on the way out if still running; reaped by Foundation, nothing waits here.
+        defer { if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) } }
 
         // Given the app is ready and its deferred "sync" command is running
         try await eventually { received.withLock { $0.contains("ready\n") && $0.contains("run sync\n") } }
@@ -72,55 +75,55 @@ import Darwin
 
     @Test(arguments: [("SIGTERM", SIGTERM), ("SIGINT", SIGINT)])
     func signalAfterShutdownHasItsDefaultActionAgain(name: String, signal: Int32) async throws {
-        let child = try FixtureChild(arguments: ["--linger"])
-        defer { child.stop() }
+        try await FixtureChild.running(arguments: ["--linger"]) { child in
 
-        // Given the app shut down on a first signal and returned from runUntilShutdown
-        try await child.waitFor("ready and sync running") { $0.contains("ready\n") && $0.contains("run sync\n") }
-        child.send(signal)
-        try await child.waitFor("lingering after shutdown") { $0.contains("\nlingering\n") }
-        #expect(child.output.contains("shutdown by \(name)\n"))
+            // Given the app shut down on a first signal and returned from runUntilShutdown
+            try await child.waitFor("ready and sync running") { $0.contains("ready\n") && $0.contains("run sync\n") }
+            child.send(signal)
+            try await child.waitFor("lingering after shutdown") { $0.contains("\nlingering\n") }
+            #expect(child.output.contains("shutdown by \(name)\n"))
 
-        // When the same signal comes again, then its default action kills the process
-        child.send(signal)
-        try await child.expectKilled(by: signal)
+            // When the same signal comes again, then its default action kills the process
+            child.send(signal)
+            try await child.expectKilled(by: signal)
+        }
     }
 
     @Test func signalIgnoredBeforeListeningIsIgnoredAgainAfterShutdown() async throws {
         // The fixture ignores SIGINT before listening for SIGTERM and SIGINT, as under `nohup`.
-        let child = try FixtureChild(arguments: ["--ignore-interrupt", "--linger"])
-        defer { child.stop() }
-        try await child.waitFor("ready and sync running") { $0.contains("ready\n") && $0.contains("run sync\n") }
-        child.send(SIGTERM)
-        try await child.waitFor("lingering after shutdown") { $0.contains("\nlingering\n") }
+        try await FixtureChild.running(arguments: ["--ignore-interrupt", "--linger"]) { child in
+            try await child.waitFor("ready and sync running") { $0.contains("ready\n") && $0.contains("run sync\n") }
+            child.send(SIGTERM)
+            try await child.waitFor("lingering after shutdown") { $0.contains("\nlingering\n") }
 
-        // SIGINT goes first: had its default action come back, the process would die of SIGINT.
-        child.send(SIGINT)
-        child.send(SIGTERM)
-        try await child.expectKilled(by: SIGTERM)
+            // SIGINT goes first: had its default action come back, the process would die of SIGINT.
+            child.send(SIGINT)
+            child.send(SIGTERM)
+            try await child.expectKilled(by: SIGTERM)
+        }
     }
 
     @Test func runUntilShutdownListensAgainAfterAnEarlierShutdown() async throws {
-        let child = try FixtureChild(arguments: ["--rounds", "2", "--linger"])
-        defer { child.stop() }
+        try await FixtureChild.running(arguments: ["--rounds", "2", "--linger"]) { child in
 
-        // Given a first round shut down by SIGTERM
-        try await child.waitFor("round 1 ready") { $0.contains("ready\n") && $0.contains("run sync\n") }
-        child.send(SIGTERM)
-        try await child.waitFor("round 2 ready") {
-            $0.occurrences(of: "\nexit\n") == 1 && $0.occurrences(of: "ready\n") == 2
-                && $0.occurrences(of: "run sync\n") == 2
+            // Given a first round shut down by SIGTERM
+            try await child.waitFor("round 1 ready") { $0.contains("ready\n") && $0.contains("run sync\n") }
+            child.send(SIGTERM)
+            try await child.waitFor("round 2 ready") {
+                $0.occurrences(of: "\nexit\n") == 1 && $0.occurrences(of: "ready\n") == 2
+                    && $0.occurrences(of: "run sync\n") == 2
+            }
+
+            // When SIGTERM comes during the second round, then that round shuts down gracefully
+            // (the default action must not be back while LaunchKit listens again)
+            child.send(SIGTERM)
+            try await child.waitFor("lingering after round 2") { $0.contains("\nlingering\n") }
+            #expect(child.output.occurrences(of: "shutdown by SIGTERM\n") == 2)
+
+            // and a SIGTERM after the second round kills the process
+            child.send(SIGTERM)
+            try await child.expectKilled(by: SIGTERM)
         }
-
-        // When SIGTERM comes during the second round, then that round shuts down gracefully
-        // (the default action must not be back while LaunchKit listens again)
-        child.send(SIGTERM)
-        try await child.waitFor("lingering after round 2") { $0.contains("\nlingering\n") }
-        #expect(child.output.occurrences(of: "shutdown by SIGTERM\n") == 2)
-
-        // and a SIGTERM after the second round kills the process
-        child.send(SIGTERM)
-        try await child.expectKilled(by: SIGTERM)
     }
 
     /// In process, with SIGUSR2 (no other test uses it, and nothing sends it): the disposition changes
@@ -180,11 +183,16 @@ import Darwin
     }
 }
 
-/// A running `launchkit-fixture` whose output is collected as it comes; killed (SIGKILL) by ``stop()``.
+/// A running `launchkit-fixture` whose output is collected as it comes; killed (SIGKILL) by ``stop()``
+/// or at ``timeout``.
 final class FixtureChild: Sendable {
+    /// How long a fixture may run before it is killed: a case takes well under a second.
+    static let timeout = Duration.seconds(120)
+
     private let process: Process
     private let pipe: Pipe
     private let received = LockedState("")
+    private let exit = ProcessExit()
 
     init(arguments: [String]) throws {
         let fixture = try #require(SignalTests.fixtureURL(), "launchkit-fixture not found next to the test bundle")
@@ -198,7 +206,7 @@ final class FixtureChild: Sendable {
             let data = handle.availableData
             received.withLock { $0 += String(decoding: data, as: UTF8.self) }
         }
-        try process.run()
+        try exit.start(process, timeout: Self.timeout)
     }
 
     /// Everything the child printed so far.
@@ -254,12 +262,24 @@ final class FixtureChild: Sendable {
     /// The output's lines so far.
     var lines: [String] { output.split(separator: "\n").map(String.init) }
 
-    /// Kills the child if it still runs and stops reading its output.
-    func stop() {
-        if process.isRunning {
-            _ = kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+    /// Runs `launchkit-fixture arguments` for `body`, then kills it if it still runs and waits for
+    /// its end (without holding a thread), whether `body` returned or threw.
+    static func running(arguments: [String], _ body: (FixtureChild) async throws -> Void) async throws {
+        let child = try FixtureChild(arguments: arguments)
+        do {
+            try await body(child)
+        } catch {
+            await child.stop()
+            throw error
         }
+        await child.stop()
+    }
+
+    /// Kills the child if it still runs, waits for its end (without holding a thread) and stops
+    /// reading its output.
+    func stop() async {
+        if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
+        await exit.wait()
         pipe.fileHandleForReading.readabilityHandler = nil
     }
 }

@@ -1,12 +1,6 @@
 import Foundation
 import TestSupport
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Runs a built executable of this package as a child process, with a deadline.
 ///
 /// A child still running at the deadline is killed with SIGKILL and reported as hung: a hang is a
@@ -82,18 +76,7 @@ struct ChildProcess {
         process.standardInput = stdin
         // Waits without holding a thread: the test pool has one thread per core, and a blocked
         // one starves the suite's other tests (LaunchKit's readiness waits timed out under TSan).
-        let exit = ProcessExit()
-        process.terminationHandler = { _ in exit.markExited() }
-        try process.run()
-        let pid = process.processIdentifier
-        let deadline = DispatchWorkItem {
-            if exit.markTimedOutUnlessExited() { kill(pid, SIGKILL) }
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: deadline)
-        await exit.wait()
-        deadline.cancel()
-        process.waitUntilExit()  // returns at once: the process has exited
-        let timedOut = exit.timedOut
+        let timedOut = try await ProcessExit.run(process, timeout: .seconds(timeout)).timedOut
         return Result(
             status: process.terminationStatus,
             wasSignaled: process.terminationReason == .uncaughtSignal,
