@@ -8,142 +8,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Drives a tmux server on a private socket: start a program in a 120×40 pane, send keys, read the screen.
-final class TmuxSession {
-    let socket = "albums-e2e-\(UUID().uuidString.prefix(8))"
-    let name = "albums"
-
-    /// tmux is installed, and `/proc` tells a process's children (Linux, where CI runs these).
-    static var isAvailable: Bool {
-        let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
-        return tmux.contains { FileManager.default.isExecutableFile(atPath: $0) }
-            && FileManager.default.fileExists(atPath: "/proc/self/task")
-    }
-
-    /// Runs a tmux client command and waits for it with `waitpid`.
-    ///
-    /// Spawned directly rather than through `Process`: the server that `new-session` forks
-    /// inherits the client's descriptors, and `Process` then never sees the client finish.
-    /// Output goes through a file for the same reason.
-    @discardableResult
-    func tmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("tmux-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Start tmux (and so the programs in its panes) with no signal blocked.
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        var environment = ProcessInfo.processInfo.environment
-        environment["TMUX"] = nil
-        environment["LANG"] = "C.UTF-8"
-        let argv = ["tmux", "-u", "-L", socket] + arguments
-        let envp = environment.map { "\($0.key)=\($0.value)" }
-        var cArguments = argv.map { strdup($0) } + [nil]
-        var cEnvironment = envp.map { strdup($0) } + [nil]
-        defer {
-            cArguments.forEach { free($0) }
-            cEnvironment.forEach { free($0) }
-        }
-        var pid = pid_t()
-        let spawned = posix_spawnp(&pid, "tmux", &actions, &attributes, &cArguments, &cEnvironment)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
-        return (exitStatus, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
-    }
-
-    /// Where the shell around the program writes its exit status.
-    let statusPath = FileManager.default.temporaryDirectory.appendingPathComponent(
-        "albums-e2e-status-\(UUID().uuidString)"
-    ).path
-
-    /// Starts `albums --db path` in a new detached session, under a shell that records its exit status.
-    func start(database: String) throws {
-        try? FileManager.default.removeItem(atPath: statusPath)
-        let binary = AlbumsProcess.executable.path
-        let command = "env LANG=C.UTF-8 TERM=xterm-256color '\(binary)' --db '\(database)'; echo $? > '\(statusPath)'"
-        // A placeholder pane first, so the pane stays however fast the program ends.
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", name, "sleep 60"])
-        try tmux(["set-option", "-g", "remain-on-exit", "on"])
-        try tmux(["respawn-pane", "-k", "-t", name, command])
-    }
-
-    /// The pid of the albums process (the child of the pane's shell).
-    func programPID() async throws -> pid_t? {
-        let shell = try pane("#{pane_pid}")
-        for _ in 0..<100 {
-            let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
-            if let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) { return pid }
-            // Without holding a thread: the test pool has one per core, shared with every suite.
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return nil
-    }
-
-    func send(_ keys: String...) throws {
-        try tmux(["send-keys", "-t", name] + keys)
-    }
-
-    /// The screen as text (with escape sequences for attributes when `escapes`).
-    func screen(escapes: Bool = false) throws -> String {
-        try tmux(["capture-pane", "-p", "-t", name] + (escapes ? ["-e"] : [])).output
-    }
-
-    /// Waits until the screen satisfies `condition` (up to thirty seconds: sanitized builds on a
-    /// loaded machine are slow) and returns it.
-    @discardableResult
-    func waitForScreen(
-        _ what: String,
-        escapes: Bool = false,
-        sourceLocation: SourceLocation = #_sourceLocation,
-        _ condition: (String) -> Bool
-    ) async throws -> String {
-        var last = ""
-        for _ in 0..<600 {
-            last = try screen(escapes: escapes)
-            if condition(last) { return last }
-            // Without holding a thread: the test pool has one per core, shared with every suite.
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("timed out waiting for \(what); screen:\n\(last)", sourceLocation: sourceLocation)
-        return last
-    }
-
-    /// The program's pid, its exit status once dead ("" while alive).
-    func pane(_ format: String) throws -> String {
-        try tmux(["display-message", "-p", "-t", name, format]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
-    /// Waits for the program to end and returns its exit status ("0"; "143" after SIGTERM).
-    func waitUntilExit(sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        for _ in 0..<200 {
-            if let text = try? String(contentsOfFile: statusPath, encoding: .utf8), text.hasSuffix("\n") {
-                return text.trimmingCharacters(in: .whitespacesAndNewlines)
-            }
-            // Without holding a thread: the test pool has one per core, shared with every suite.
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("the program did not exit; screen:\n\((try? screen()) ?? "")", sourceLocation: sourceLocation)
-        return ""
-    }
-
-    func kill() {
-        _ = try? tmux(["kill-server"])
-        try? FileManager.default.removeItem(atPath: statusPath)
-    }
-}
-
 /// End-to-end tests of the terminal UI through tmux (installed by `.ci/run`).
 @Suite(.serialized, .enabled(if: TmuxSession.isAvailable, "tmux is not installed"))
 struct TerminalUITests {
@@ -164,7 +28,7 @@ struct TerminalUITests {
         defer { tmux.kill() }
 
         // The five albums and the details table.
-        try tmux.start(database: database)
+        try await tmux.start(database: database)
         let first = try await tmux.waitForScreen("the albums") {
             $0.contains("American Pie") && $0.contains("[q] Quit")
         }
@@ -178,32 +42,32 @@ struct TerminalUITests {
         #expect(first.contains("┃Best of Bowie"))  // the current album is highlighted
 
         // Undo is dimmed while there is nothing to undo; Delete is not.
-        let escaped = try tmux.screen(escapes: true)
+        let escaped = try await tmux.screen(escapes: true)
         #expect(undoIsDimmed(escaped), "\(escaped)")
 
         // Delete the current album: Undo names it and is no longer dimmed.
-        try tmux.send("d")
+        try await tmux.send("d")
         let deleted = try await tmux.waitForScreen("Undo Delete") { $0.contains("Undo Delete “Best of Bowie”") }
         #expect(!deleted.contains("┃Best of Bowie"))
         #expect(deleted.contains("Artist  No Doubt"))
-        #expect(!undoIsDimmed(try tmux.screen(escapes: true)))
+        #expect(!undoIsDimmed(try await tmux.screen(escapes: true)))
         // The change is already on disk, seen by another process while the UI runs.
         #expect(try await AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 4)
 
         // Undo brings it back.
-        try tmux.send("u")
+        try await tmux.send("u")
         let undone = try await tmux.waitForScreen("the album back") {
             $0.contains("Best of Bowie") && $0.contains("Undid")
         }
         #expect(undone.contains("Redo Delete “Best of Bowie”"))
-        #expect(undoIsDimmed(try tmux.screen(escapes: true)))
+        #expect(undoIsDimmed(try await tmux.screen(escapes: true)))
 
         // Scroll right, delete "It's My Life", quit.
-        try tmux.send("l")
+        try await tmux.send("l")
         try await tmux.waitForScreen("the second album current") { $0.contains("Artist  No Doubt") }
-        try tmux.send("d")
+        try await tmux.send("d")
         try await tmux.waitForScreen("the second album deleted") { $0.contains("Undo Delete “It's My Life”") }
-        try tmux.send("q")
+        try await tmux.send("q")
         #expect(try await tmux.waitUntilExit() == "0")
 
         // Relaunch: the deletion persisted and the current album was remembered. In a new tmux
@@ -212,7 +76,7 @@ struct TerminalUITests {
         tmux.kill()
         let relaunch = TmuxSession()
         defer { relaunch.kill() }
-        try relaunch.start(database: database)
+        try await relaunch.start(database: database)
         let relaunched = try await relaunch.waitForScreen("the relaunched UI") {
             $0.contains("[q] Quit") && $0.contains("Artist")
         }
@@ -220,7 +84,7 @@ struct TerminalUITests {
         #expect(relaunched.contains("Undo Delete “It's My Life”"))
         #expect(relaunched.contains("Artist  Sting"))
         #expect(relaunched.contains("2 of 4"))
-        try relaunch.send("q")
+        try await relaunch.send("q")
         _ = try await relaunch.waitUntilExit()
     }
 
@@ -234,23 +98,23 @@ struct TerminalUITests {
         try #require(added.status == 0, "\(added)")
         let tmux = TmuxSession()
         defer { tmux.kill() }
-        try tmux.start(database: database)
+        try await tmux.start(database: database)
         let screen = try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
         #expect(screen.contains("┃Evil␛[2J␇"))
         #expect(screen.contains("Artist  Line␊Break"))
         #expect(screen.contains("albums · 6 albums"))
 
-        try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "50", "-y", "20"])
+        try await tmux.tmux(["resize-window", "-t", tmux.name, "-x", "50", "-y", "20"])
         let small = try await tmux.waitForScreen("the narrow layout") {
             $0.contains("[q]") && !$0.contains("Staring at the Sun")
         }
         #expect(small.split(separator: "\n").allSatisfy { $0.count <= 50 })
         #expect(small.contains("1 of 6"))
-        try tmux.tmux(["resize-window", "-t", tmux.name, "-x", "120", "-y", "40"])
+        try await tmux.tmux(["resize-window", "-t", tmux.name, "-x", "120", "-y", "40"])
         try await tmux.waitForScreen("the wide layout again") {
             $0.contains("Nothing Like The Sun") && $0.contains("[q] Quit")
         }
-        try tmux.send("q")
+        try await tmux.send("q")
         #expect(try await tmux.waitUntilExit() == "0")
     }
 
@@ -263,7 +127,7 @@ struct TerminalUITests {
         let cli = AlbumsProcess(database: database)
         let tmux = TmuxSession()
         defer { tmux.kill() }
-        try tmux.start(database: database)
+        try await tmux.start(database: database)
         try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
         #expect(try await cli("add", "--title", "From Elsewhere", "--artist", "Other").status == 0)
         let added = ContinuousClock.now
@@ -273,11 +137,11 @@ struct TerminalUITests {
         // The delay is a benchmark figure (BENCHMARKS.md, "Live changes"); printed, not asserted.
         print("TerminalUITests: the toolbar showed the other process's step after \(ContinuousClock.now - added)")
         #expect(screen.contains("Artist  David Bowie"))  // the album on screen stays the current one
-        try tmux.send("u")
+        try await tmux.send("u")
         try await tmux.waitForScreen("the undo") { $0.contains("Undid Add “From Elsewhere”") }
         let listed = try await cli("list").output
         #expect(listed.split(separator: "\n").count == 5 && !listed.contains("From Elsewhere"))
-        try tmux.send("q")
+        try await tmux.send("q")
         #expect(try await tmux.waitUntilExit() == "0")
     }
 
@@ -293,9 +157,9 @@ struct TerminalUITests {
         let cli = AlbumsProcess(database: database)
         let tmux = TmuxSession()
         defer { tmux.kill() }
-        try tmux.start(database: database)
+        try await tmux.start(database: database)
         try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
-        try tmux.send("d")
+        try await tmux.send("d")
         try await tmux.waitForScreen("the delete") { $0.contains("Undo Delete “Best of Bowie”") }
         var gated = AlbumsProcess(database: database)
         gated.environment["ALBUMS_TEST_COMMIT_GATE"] = gate.path
@@ -303,7 +167,7 @@ struct TerminalUITests {
         for _ in 0..<600 where (try? FileManager.default.contentsOfDirectory(atPath: gate.path))?.isEmpty ?? true {
             try await Task.sleep(for: .milliseconds(10))
         }
-        try tmux.send("u")
+        try await tmux.send("u")
         try await Task.sleep(for: .milliseconds(600))
         _ = FileManager.default.createFile(atPath: gate.appendingPathComponent("go").path, contents: nil)
         #expect(try await adding.status == 0)
@@ -314,7 +178,7 @@ struct TerminalUITests {
         let listed = try await cli("list").output
         #expect(listed.contains("Gated") && !listed.contains("Best of Bowie"))
         #expect(listed.split(separator: "\n").count == 5)
-        try tmux.send("q")
+        try await tmux.send("q")
         #expect(try await tmux.waitUntilExit() == "0")
     }
 
@@ -324,21 +188,21 @@ struct TerminalUITests {
         let database = folder.appendingPathComponent("library.sqlite").path
         let tmux = TmuxSession()
         defer { tmux.kill() }
-        try tmux.start(database: database)
+        try await tmux.start(database: database)
         try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
-        try tmux.send("a")
+        try await tmux.send("a")
         try await tmux.waitForScreen("the form") { $0.contains("Add an album") }
-        try tmux.send("-l", "Blue Train")
-        try tmux.send("Tab")
-        try tmux.send("-l", "John Coltrane")
-        try tmux.send("Tab", "Tab")
-        try tmux.send("-l", "1957")
-        try tmux.send("Enter")
+        try await tmux.send("-l", "Blue Train")
+        try await tmux.send("Tab")
+        try await tmux.send("-l", "John Coltrane")
+        try await tmux.send("Tab", "Tab")
+        try await tmux.send("-l", "1957")
+        try await tmux.send("Enter")
         let added = try await tmux.waitForScreen("the new album") { $0.contains("Added “Blue Train”") }
         #expect(added.contains("Artist  John Coltrane"))
         #expect(added.contains("Year    1957"))
         #expect(added.contains("Undo Add “Blue Train”"))
-        try tmux.send("q")
+        try await tmux.send("q")
         #expect(try await tmux.waitUntilExit() == "0")
         let list = try await AlbumsProcess(database: database)("list").output
         #expect(list.contains("2  Blue Train"))
@@ -350,16 +214,16 @@ struct TerminalUITests {
         let database = folder.appendingPathComponent("library.sqlite").path
         let tmux = TmuxSession()
         defer { tmux.kill() }
-        try tmux.start(database: database)
+        try await tmux.start(database: database)
         try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
-        try tmux.send("d")
+        try await tmux.send("d")
         try await tmux.waitForScreen("the deletion") { $0.contains("Undo Delete “Best of Bowie”") }
         let pid = try await #require(try tmux.programPID())
         #expect(Glibc.kill(pid, SIGTERM) == 0)
         #expect(try await tmux.waitUntilExit() == "143")
         // The UI left its loop and restored the terminal (left the alternate screen): its
         // toolbar is gone from the pane. A process killed outright would leave it drawn.
-        let after = try tmux.screen()
+        let after = try await tmux.screen()
         #expect(!after.contains("[q] Quit"), "\(after)")
 
         let albums = AlbumsProcess(database: database)
@@ -389,7 +253,7 @@ struct TerminalUITests {
         try makeLargeLibrary(at: database)
         let tmux = TmuxSession()
         defer { tmux.kill() }
-        try tmux.start(database: database)
+        try await tmux.start(database: database)
         let first = try await tmux.waitForScreen("the first album") {
             $0.contains("  1 of 300 ▶") && $0.contains("[q] Quit")
         }
@@ -397,7 +261,7 @@ struct TerminalUITests {
         #expect(first.contains("┃Best of Bowie"))
 
         // To the end, one key at a time: far beyond the window the UI loaded at start-up.
-        try tmux.send("-N", "299", "l")
+        try await tmux.send("-N", "299", "l")
         let end = try await tmux.waitForScreen("the last album") { $0.contains("300 of 300") }
         #expect(end.contains("┃Album 295"))
         #expect(end.contains("│Album 291"))  // five boxes fit in 120 columns: 296 to 300
@@ -408,9 +272,9 @@ struct TerminalUITests {
         #expect(position.contains("◀ 300 of 300") && !position.contains("▶"), "\(position)")
 
         // Delete near the end: the next album becomes current, the count drops.
-        try tmux.send("h", "h")
+        try await tmux.send("h", "h")
         try await tmux.waitForScreen("the 298th album") { $0.contains("298 of 300") && $0.contains("┃Album 293") }
-        try tmux.send("d")
+        try await tmux.send("d")
         let deleted = try await tmux.waitForScreen("the deletion") { $0.contains("Undo Delete “Album 293”") }
         #expect(deleted.contains("Deleted “Album 293” (position 298)"))
         #expect(deleted.contains("albums · 299 albums"))
@@ -420,29 +284,29 @@ struct TerminalUITests {
         #expect(try await AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 299)
 
         // Undo brings it back in place and current; redo and undo again agree.
-        try tmux.send("u")
+        try await tmux.send("u")
         let undone = try await tmux.waitForScreen("the undo") { $0.contains("Undid Delete “Album 293”") }
         #expect(undone.contains("298 of 300"))
         #expect(undone.contains("┃Album 293"))
         #expect(undone.contains("│Album 294"))
         #expect(undone.contains("Redo Delete “Album 293”"))
-        try tmux.send("r")
+        try await tmux.send("r")
         try await tmux.waitForScreen("the redo") {
             $0.contains("Redid Delete “Album 293”") && $0.contains("298 of 299")
         }
-        try tmux.send("u")
+        try await tmux.send("u")
         try await tmux.waitForScreen("the second undo") {
             $0.contains("Undid Delete “Album 293”") && $0.contains("┃Album 293")
         }
 
         // Back to the start.
-        try tmux.send("-N", "297", "h")
+        try await tmux.send("-N", "297", "h")
         // Spaces before the position, not "◀ ", so "101 of 300" on the way does not count.
         let start = try await tmux.waitForScreen("the first album again") { $0.contains("  1 of 300 ▶") }
         #expect(start.contains("┃Best of Bowie"))
         #expect(start.contains("│American Pie"))
         #expect(start.contains("albums · 300 albums"))
-        try tmux.send("q")
+        try await tmux.send("q")
         #expect(try await tmux.waitUntilExit() == "0")
         #expect(try await AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 300)
     }
