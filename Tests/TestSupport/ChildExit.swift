@@ -78,10 +78,13 @@ public struct ChildExit: Sendable, Equatable, CustomStringConvertible {
     /// the pid stays this child's (a zombie), and the deadline can never kill a reused pid.
     private static func reap(_ pid: pid_t, marking deadline: Deadline) -> Int32? {
         var info = siginfo_t()
-        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 {
-            guard errno == EINTR else { return nil }
-        }
+        var waited: Int32
+        repeat {
+            waited = waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT)
+        } while waited == -1 && errno == EINTR
+        // Disarmed on failure too: `pid` is then no child of ours, and must never be killed.
         deadline.disarm()
+        guard waited == 0 else { return nil }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1 {
             guard errno == EINTR else { return nil }

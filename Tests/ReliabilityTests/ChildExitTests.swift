@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// TestSupport's ``ChildExit``: the exit of a `posix_spawn`ed child, awaited without holding a
+/// test-pool thread, and killed at its deadline.
+@Suite struct ChildExitTests {
+    /// Spawns `/bin/sh -c script` (standard input and output on /dev/null) and returns its pid.
+    static func spawn(_ script: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        // No signal blocked or ignored in the child, whatever the test runner's threads block.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGTERM)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ["/bin/sh", "-c", script]
+        var arguments = argv.map { strdup($0) } + [nil]
+        defer { arguments.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, "/bin/sh", &actions, &attributes, &arguments, environ)
+        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
+        return pid
+    }
+
+    @Test func anExitStatusAndASignalAreTold() async throws {
+        let exited = try await ChildExit(of: Self.spawn("exit 3"), timeout: .seconds(60))
+        #expect(exited == ChildExit(status: 3, wasSignaled: false, timedOut: false))
+        #expect(exited.shellStatus == 3)
+        let signaled = try await ChildExit(of: Self.spawn("kill -TERM $$"), timeout: .seconds(60))
+        #expect(signaled == ChildExit(status: SIGTERM, wasSignaled: true, timedOut: false))
+        #expect(signaled.shellStatus == 128 + SIGTERM)
+    }
+
+    @Test func aChildOutlivingItsDeadlineIsKilled() async throws {
+        let started = ContinuousClock.now
+        let exit = try await ChildExit(of: Self.spawn("exec sleep 60"), timeout: .milliseconds(200))
+        #expect(exit == ChildExit(status: SIGKILL, wasSignaled: true, timedOut: true))
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test func aPidThatIsNoChildThrows() async throws {
+        await #expect(throws: POSIXError.self) {
+            _ = try await ChildExit(of: getpid(), timeout: .seconds(1))
+        }
+    }
+
+    /// More waits than the pool has threads, and another task still runs while they all wait: it
+    /// kills the children, so they end by SIGKILL. Had each wait held a pool thread, that task
+    /// would run only once the children ended on their own (exit 0, a minute later).
+    @Test func waitsHoldNoPoolThread() async throws {
+        let count = 4 * ProcessInfo.processInfo.activeProcessorCount
+        let pids = try (0..<count).map { _ in try Self.spawn("exec sleep 60") }
+        let exits = try await withThrowingTaskGroup(of: ChildExit.self) { group in
+            for pid in pids {
+                group.addTask { try await ChildExit(of: pid, timeout: .seconds(120)) }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(100))
+                for pid in pids { _ = kill(pid, SIGKILL) }
+                return ChildExit(status: SIGKILL, wasSignaled: true, timedOut: false)
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(exits.count == count + 1)
+        #expect(exits.allSatisfy { $0 == ChildExit(status: SIGKILL, wasSignaled: true, timedOut: false) }, "\(exits)")
+    }
+}
