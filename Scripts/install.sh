@@ -48,7 +48,9 @@ else
     # On Linux, one statically linked executable: no dynamic loading and relocation of the Swift
     # runtime, Foundation and ICU at every start, which was two thirds of a short command's time
     # (BENCHMARKS.md, "Start-up"). Its own build folder, so the usual release build stays as it is.
-    build=(swift build -c release --product albums)
+    # With the package's trait on, as Scripts/test.sh builds: resolving without it rewrites
+    # Package.resolved without the server packages' pins. (albums itself does not use them.)
+    build=(swift build -c release --product albums --traits ServiceLifecycleIntegration)
     if [ "$(uname -s)" = Linux ]; then
         build+=(--scratch-path .build/install -Xswiftc -static-executable -Xlinker -ltinfo)
     fi
