@@ -12,7 +12,7 @@ extension LibraryWindow {
         .init("Home/End g/G", "first / last album"),
         .init("PgUp/PgDn", "a screenful back / on"),
         .init("/", "search; Enter: next match, Esc: stop"),
-        .init("e", "edit the current album (empty Year: no year)"),
+        .init("e", "edit it; empty Year or Cover to remove it"),
         .init("< >", "move it one place left / right"),
         .init("m", "move it to a position you type"),
         .init("a", "add an album after it"),
