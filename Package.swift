@@ -47,7 +47,12 @@ let package = Package(
         // Durable, transactional command history on SQLite.
         .target(name: "CommandStore", dependencies: ["CommandKit", "SQLiteDatabase"]),
         // The album domain: Album, LibraryAPI (the receiver), album commands.
-        .target(name: "AlbumLibrary", dependencies: ["CommandKit", "SQLiteDatabase", "CommandStore", "Locking"]),
+        .target(
+            name: "AlbumLibrary",
+            dependencies: [
+                "CommandKit", "SQLiteDatabase", "CommandStore", "Locking",
+                .target(name: "CExtendedAttributes", condition: .when(platforms: [.linux])),
+            ]),
         // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
         .target(
             name: "AlbumsApp",
@@ -62,6 +67,7 @@ let package = Package(
             name: "command-bench",
             dependencies: [
                 "CommandKit", "LaunchKit", "SQLiteDatabase", "CommandStore", "AlbumLibrary", "CSQLite", "CMallocInfo",
+                .target(name: "CExtendedAttributes", condition: .when(platforms: [.linux])),
             ]
         ),
         // Crash-test helper for CommandStoreTests: runs a durable history until SIGKILLed, or verifies one.
@@ -70,6 +76,7 @@ let package = Package(
         // glibc's <malloc.h> (not in the Glibc module): mallinfo2() for the benchmarks' heap-bytes lines,
         // mallopt() for albums under an address-space limit (ResourceCheck).
         .systemLibrary(name: "CMallocInfo"),
+        .systemLibrary(name: "CExtendedAttributes"),
 
         .systemLibrary(
             name: "CSQLite",

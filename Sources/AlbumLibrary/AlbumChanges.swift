@@ -7,6 +7,13 @@ public import Foundation
 /// changes.year = 1993
 /// let edited = try album.applying(changes)
 /// ```
+///
+/// The year and the cover are optional fields, so an edit can also remove them:
+///
+/// ```swift
+/// var changes = AlbumChanges()
+/// changes.removesYear = true  // the album then has no year
+/// ```
 public struct AlbumChanges: Codable, Sendable, Hashable {
     /// A new title, if changing.
     public var title: String?
@@ -18,6 +25,10 @@ public struct AlbumChanges: Codable, Sendable, Hashable {
     public var year: Int?
     /// A new cover location, if changing.
     public var coverURL: URL?
+    /// Whether the edit removes the year (it then ignores ``year``).
+    public var removesYear: Bool
+    /// Whether the edit removes the cover location (it then ignores ``coverURL``).
+    public var removesCoverURL: Bool
 
     /// Creates a set of changes.
     ///
@@ -27,23 +38,65 @@ public struct AlbumChanges: Codable, Sendable, Hashable {
     ///   - genre: A new genre.
     ///   - year: A new year.
     ///   - coverURL: A new cover location.
+    ///   - removesYear: Whether to remove the year instead.
+    ///   - removesCoverURL: Whether to remove the cover location instead.
     public init(
         title: String? = nil,
         artist: String? = nil,
         genre: String? = nil,
         year: Int? = nil,
-        coverURL: URL? = nil
+        coverURL: URL? = nil,
+        removesYear: Bool = false,
+        removesCoverURL: Bool = false
     ) {
         self.title = title
         self.artist = artist
         self.genre = genre
         self.year = year
         self.coverURL = coverURL
+        self.removesYear = removesYear
+        self.removesCoverURL = removesCoverURL
     }
 
     /// Whether nothing would change.
     public var isEmpty: Bool {
-        title == nil && artist == nil && genre == nil && year == nil && coverURL == nil
+        title == nil && artist == nil && genre == nil && year == nil && coverURL == nil && !removesYear
+            && !removesCoverURL
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case title, artist, genre, year, coverURL, removesYear, removesCoverURL
+    }
+
+    /// Decodes changes; the removals are optional keys (histories written before them have none).
+    ///
+    /// - Parameter decoder: The decoder.
+    /// - Throws: A decoding error for a field of the wrong type.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        artist = try container.decodeIfPresent(String.self, forKey: .artist)
+        genre = try container.decodeIfPresent(String.self, forKey: .genre)
+        year = try container.decodeIfPresent(Int.self, forKey: .year)
+        coverURL = try container.decodeIfPresent(URL.self, forKey: .coverURL)
+        removesYear = try container.decodeIfPresent(Bool.self, forKey: .removesYear) ?? false
+        removesCoverURL = try container.decodeIfPresent(Bool.self, forKey: .removesCoverURL) ?? false
+    }
+
+    /// Encodes the fields that change; a removal only when there is one, so an edit without one
+    /// is stored as before removals existed.
+    ///
+    /// - Parameter encoder: The encoder.
+    /// - Throws: An encoding error.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(title, forKey: .title)
+        try container.encodeIfPresent(artist, forKey: .artist)
+        try container.encodeIfPresent(genre, forKey: .genre)
+        try container.encodeIfPresent(year, forKey: .year)
+        try container.encodeIfPresent(coverURL, forKey: .coverURL)
+        if removesYear { try container.encode(true, forKey: .removesYear) }
+        if removesCoverURL { try container.encode(true, forKey: .removesCoverURL) }
     }
 }
 
@@ -58,8 +111,16 @@ extension Album {
         if let title = changes.title { album.title = title }
         if let artist = changes.artist { album.artist = artist }
         if let genre = changes.genre { album.genre = genre }
-        if let year = changes.year { album.year = year }
-        if let coverURL = changes.coverURL { album.coverURL = coverURL }
+        if changes.removesYear {
+            album.year = nil
+        } else if let year = changes.year {
+            album.year = year
+        }
+        if changes.removesCoverURL {
+            album.coverURL = nil
+        } else if let coverURL = changes.coverURL {
+            album.coverURL = coverURL
+        }
         return try album.validated()
     }
 }

@@ -52,8 +52,8 @@ extension LibraryAPI {
     public func albums(titled title: String) throws -> [(position: Int, album: Album)] {
         var found: [(album: Album, sortKey: Int64)] = []
         let statement = try database.cachedStatement("SELECT \(Self.columns) FROM album WHERE title = ?")
-        try statement.forEachRow([title]) { row in
-            found.append((try Self.album(from: row), try row.decode(Int64.self, at: 6)))
+        try statement.readEachRow([title]) { columns in
+            found.append((try Self.album(from: columns), try columns.integer(at: 6)))
         }
         return try positioned(found)
     }
@@ -79,8 +79,8 @@ extension LibraryAPI {
                 "SELECT \(Self.columns) FROM album WHERE instr(search_text, ?) > 0")
             arguments = [folded]
         }
-        try statement.forEachRow(arguments) { row in
-            found.append((try Self.album(from: row), try row.decode(Int64.self, at: 6)))
+        try statement.readEachRow(arguments) { columns in
+            found.append((try Self.album(from: columns), try columns.integer(at: 6)))
         }
         return found
     }

@@ -52,7 +52,7 @@ public final class LibraryAPI {
     public func albums() throws -> [Album] {
         var albums: [Album] = []
         let statement = try database.cachedStatement("SELECT \(Self.columns) FROM album ORDER BY sort_key")
-        try statement.forEachRow { row in albums.append(try Self.album(from: row)) }
+        try statement.readEachRow { columns in albums.append(try Self.album(from: columns)) }
         return albums
     }
 
@@ -83,8 +83,8 @@ public final class LibraryAPI {
         let statement = try database.cachedStatement(
             "SELECT \(Self.columns) FROM album ORDER BY sort_key LIMIT ? OFFSET ?"
         )
-        try statement.forEachRow([positions.count, positions.lowerBound - 1]) { row in
-            albums.append(try Self.album(from: row))
+        try statement.readEachRow([positions.count, positions.lowerBound - 1]) { columns in
+            albums.append(try Self.album(from: columns))
         }
         return albums
     }
@@ -187,9 +187,9 @@ public final class LibraryAPI {
         let statement = try database.cachedStatement(
             "SELECT \(Self.columns), rowid FROM album WHERE sort_key >= ? ORDER BY sort_key LIMIT ?"
         )
-        try statement.forEachRow([start.sortKey, count]) { row in
-            removed.append(try Self.album(from: row))
-            rowIDs.append(try row.decode(Int64.self, at: 7))
+        try statement.readEachRow([start.sortKey, count]) { columns in
+            removed.append(try Self.album(from: columns))
+            rowIDs.append(try columns.integer(at: 7))
         }
         for rowID in rowIDs {
             try database.execute("DELETE FROM album WHERE rowid = ?", [rowID])
@@ -249,17 +249,19 @@ public final class LibraryAPI {
     }
 
     func located(at position: Int) throws -> Located {
-        guard position >= 1,
-            let row = try database.fetchOne(
-                "SELECT \(Self.columns), rowid FROM album ORDER BY sort_key LIMIT 1 OFFSET ?",
-                [position - 1]
+        var found: Located?
+        if position >= 1 {
+            let statement = try database.cachedStatement(
+                "SELECT \(Self.columns), rowid FROM album ORDER BY sort_key LIMIT 1 OFFSET ?"
             )
-        else {
-            throw try outOfRange(position, limit: count())
+            try statement.readEachRow([position - 1]) { columns in
+                found = Located(
+                    album: try Self.album(from: columns), sortKey: try columns.integer(at: 6),
+                    rowID: try columns.integer(at: 7))
+            }
         }
-        return Located(
-            album: try Self.album(from: row), sortKey: try row.decode(Int64.self, at: 6),
-            rowID: try row.decode(Int64.self, at: 7))
+        guard let found else { throw try outOfRange(position, limit: count()) }
+        return found
     }
 
     func outOfRange(_ position: Int, limit: Int) -> LibraryError {
@@ -324,18 +326,19 @@ public final class LibraryAPI {
         )
     }
 
-    static func album(from row: Row) throws -> Album {
-        let idText = try row.decode(String.self, at: 0)
-        guard let id = UUIDText.parse(idText) ?? UUID(uuidString: idText) else {
-            throw LibraryError(.storage, "the library holds an album with a malformed id \(idText)")
+    /// The album in a row of `SELECT \(columns)`, read in place.
+    static func album(from columns: borrowing ColumnReader) throws -> Album {
+        // Parsed in place: the stored form is UUID.uuidString's; anything else takes the slow path.
+        guard let id = try columns.withUTF8(at: 0, UUIDText.parse) ?? UUID(uuidString: try columns.text(at: 0)) else {
+            throw LibraryError(.storage, "the library holds an album with a malformed id \(try columns.text(at: 0))")
         }
         return Album(
             id: id,
-            title: try row.decode(String.self, at: 1),
-            artist: try row.decode(String.self, at: 2),
-            genre: try row.decode(String.self, at: 3),
-            year: try row.decode(Int?.self, at: 4),
-            coverURL: try row.decode(String?.self, at: 5).flatMap { URL(string: $0) }
+            title: try columns.text(at: 1),
+            artist: try columns.text(at: 2),
+            genre: try columns.text(at: 3),
+            year: columns.isNull(at: 4) ? nil : Int(try columns.integer(at: 4)),
+            coverURL: columns.isNull(at: 5) ? nil : URL(string: try columns.text(at: 5))
         )
     }
 }

@@ -54,4 +54,33 @@ extension LibrarySession {
             return MoveAlbumCommand(from: from, to: to)
         }
     }
+
+    /// Moves the album with an id to a position, from wherever it is when the transaction runs.
+    ///
+    /// One step, as ``move(from:to:)``; for views, which know the album by id and the target
+    /// the user typed. Whether the target is in range and differs from where the album is, is
+    /// decided inside the transaction, from what is committed then.
+    ///
+    /// - Parameters:
+    ///   - id: The album's id.
+    ///   - target: Where it goes, from 1 to the number of albums.
+    /// - Returns: The command as it ran (its ``MoveAlbumCommand/from`` is where the album was).
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` when no album has this id (any more) or
+    ///   `target` is outside the library, ``LibraryError/Code/nothingToChange`` when the album is
+    ///   already there, or a storage error.
+    @discardableResult
+    public func move(albumWithID id: UUID, to target: Int) throws -> MoveAlbumCommand {
+        try push {
+            let from = try position(ofAlbumWithID: id)
+            let count = try library.count()
+            guard target >= 1 && target <= count else {
+                throw library.outOfRange(target, limit: count)
+            }
+            guard target != from else {
+                let title = try library.album(at: from).title
+                throw LibraryError(.nothingToChange, "“\(title)” is already at position \(from): nothing to move")
+            }
+            return MoveAlbumCommand(from: from, to: target)
+        }
+    }
 }

@@ -8,27 +8,32 @@ enum UUIDText {
     /// - Complexity: O(1): 36 bytes.
     static func parse(_ text: String) -> UUID? {
         var text = text
-        return text.withUTF8 { bytes -> UUID? in
-            guard bytes.count == 36 else { return nil }
-            var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            var ok = true
-            withUnsafeMutableBytes(of: &value) { out in
-                var index = 0
-                for byte in 0..<16 {
-                    if index == 8 || index == 13 || index == 18 || index == 23 {
-                        guard bytes[index] == UInt8(ascii: "-") else { ok = false; return }
-                        index += 1
-                    }
-                    guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else {
-                        ok = false
-                        return
-                    }
-                    out[byte] = high << 4 | low
-                    index += 2
+        return text.withUTF8(parse)
+    }
+
+    /// The UUID in UTF-8 `bytes` (8-4-4-4-12 hexadecimal digits, either case), or `nil`.
+    ///
+    /// - Complexity: O(1): 36 bytes.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard bytes.count == 36 else { return nil }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var ok = true
+        withUnsafeMutableBytes(of: &value) { out in
+            var index = 0
+            for byte in 0..<16 {
+                if index == 8 || index == 13 || index == 18 || index == 23 {
+                    guard bytes[index] == UInt8(ascii: "-") else { ok = false; return }
+                    index += 1
                 }
+                guard let high = nibble(bytes[index]), let low = nibble(bytes[index + 1]) else {
+                    ok = false
+                    return
+                }
+                out[byte] = high << 4 | low
+                index += 2
             }
-            return ok ? UUID(uuid: value) : nil
         }
+        return ok ? UUID(uuid: value) : nil
     }
 
     private static func nibble(_ byte: UInt8) -> UInt8? {

@@ -2,6 +2,7 @@ import CommandKit
 import Locking
 
 #if canImport(Glibc)
+import CExtendedAttributes
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -72,8 +73,7 @@ enum VerificationMarker {
         #if canImport(Darwin)
         getxattr(path, name, value, size, 0, 0)
         #else
-        guard let getxattr = linuxFunctions?.get else { return -1 }
-        return getxattr(path, name, value, size)
+        getxattr(path, name, value, size)
         #endif
     }
 
@@ -81,28 +81,7 @@ enum VerificationMarker {
         #if canImport(Darwin)
         setxattr(path, name, value, size, 0, 0)
         #else
-        guard let setxattr = linuxFunctions?.set else { return -1 }
-        return setxattr(path, name, value, size, 0)
+        setxattr(path, name, value, size, 0)
         #endif
     }
-
-    #if !canImport(Darwin)
-    private typealias GetFunction =
-        @convention(c) (
-            UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutableRawPointer?, Int
-        ) -> Int
-    private typealias SetFunction =
-        @convention(c) (
-            UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeRawPointer?, Int, Int32
-        ) -> Int32
-
-    /// glibc's `getxattr` and `setxattr`, looked up at run time: `<sys/xattr.h>` is not part of the
-    /// Glibc module, and a system-library target for two functions is more than they are worth.
-    private static let linuxFunctions: (get: GetFunction, set: SetFunction)? = {
-        guard let process = dlopen(nil, RTLD_NOW), let get = dlsym(process, "getxattr"),
-            let set = dlsym(process, "setxattr")
-        else { return nil }
-        return (unsafeBitCast(get, to: GetFunction.self), unsafeBitCast(set, to: SetFunction.self))
-    }()
-    #endif
 }

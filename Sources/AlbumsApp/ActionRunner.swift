@@ -89,11 +89,17 @@ struct ActionRunner {
     }
 
     private func list(search: String?, order: AlbumOrder) throws {
+        let current = try library.currentAlbumID()
+        if search == nil && order == .position && !options.json {
+            // The whole library in its order, the everyday listing: no row per album is made.
+            console.write(
+                AlbumFormatter.listText(try library.albums(), positions: nil, currentID: current, width: terminalWidth))
+            return
+        }
         let rows: [AlbumFormatter.Row] =
             search == nil && order == .position
             ? try library.albums().enumerated().map { ($0.offset + 1, $0.element) }
             : try library.albums(matching: search, order: order)
-        let current = try library.currentAlbumID()
         if options.json {
             console.write(AlbumFormatter.listJSON(rows, currentID: current))
         } else if rows.isEmpty && search != nil {

@@ -23,13 +23,36 @@ enum AlbumFormatter: Sendable {
     ///   - width: The terminal's width in columns, or `nil` for whole values.
     /// - Returns: The lines, each ending with a newline; "No albums." for an empty library.
     static func listText(_ rows: [Row], currentID: UUID?, width: Int? = nil) -> String {
-        guard !rows.isEmpty else { return "No albums.\n" }
-        let numberWidth = String(rows.map(\.position).max() ?? 1).count
-        let fields = rows.map { row in
-            [row.album.title, row.album.artist, row.album.genre].map(DisplayText.sanitized)
+        listText(rows.map(\.album), positions: rows.map(\.position), currentID: currentID, width: width)
+    }
+
+    /// `list` as text for albums at positions 1, 2, 3…, or at `positions`: ``listText(_:currentID:width:)``
+    /// without making a row for each album (the whole library's listing).
+    ///
+    /// - Parameters:
+    ///   - albums: The albums.
+    ///   - positions: Each album's position, or `nil` for 1 to `albums.count`.
+    ///   - currentID: The current album's id, if any.
+    ///   - width: The terminal's width in columns, or `nil` for whole values.
+    /// - Returns: The lines, each ending with a newline; "No albums." for an empty library.
+    static func listText(_ albums: [Album], positions: [Int]?, currentID: UUID?, width: Int? = nil) -> String {
+        guard !albums.isEmpty else { return "No albums.\n" }
+        func position(_ index: Int) -> Int { positions?[index] ?? index + 1 }
+        // Built as UTF-8 bytes, each field measured once: 100,000 albums are listed in a few
+        // instructions per byte instead of string interpolation and repeated measuring per cell.
+        var numberWidth = 1
+        var hasYear = false
+        var fields: [(text: String, width: Int)] = []
+        var widths = [0, 0, 0]
+        fields.reserveCapacity(albums.count * 3)
+        for index in albums.indices {
+            numberWidth = max(numberWidth, decimalDigits(position(index)))
+            hasYear = hasYear || albums[index].year != nil
+            fields.append(displayField(albums[index].title))
+            fields.append(displayField(albums[index].artist))
+            fields.append(displayField(albums[index].genre))
+            for column in 0..<3 { widths[column] = max(widths[column], fields[fields.count - 3 + column].width) }
         }
-        var widths = (0..<3).map { column in fields.map { TerminalColumns.width($0[column]) }.max() ?? 0 }
-        let hasYear = rows.contains { $0.album.year != nil }
         if let width {
             // "* 12  " before the title, two spaces between columns, the year's four digits.
             let fixed = 2 + numberWidth + 2 + 2 + 2 + (hasYear ? 2 + 4 : 0)
@@ -40,20 +63,74 @@ enum AlbumFormatter: Sendable {
                 widths[widest] -= 1
             }
         }
-        var text = ""
-        for (offset, row) in rows.enumerated() {
-            let mark = row.album.id == currentID ? "*" : " "
-            let number = String(repeating: " ", count: numberWidth - String(row.position).count) + String(row.position)
-            var line = "\(mark) \(number)"
+        let space = UInt8(ascii: " ")
+        var text: [UInt8] = []
+        text.reserveCapacity(albums.count * (numberWidth + widths.reduce(12, +)))
+        for offset in albums.indices {
+            let lineStart = text.count
+            text.append(albums[offset].id == currentID ? UInt8(ascii: "*") : space)
+            text.append(space)
+            appendSpaces(numberWidth - decimalDigits(position(offset)), to: &text)
+            appendDecimal(position(offset), to: &text)
             for column in 0..<3 {
-                let value = TerminalColumns.truncated(fields[offset][column], to: widths[column])
-                line += "  " + TerminalColumns.padded(value, to: widths[column])
+                text.append(space)
+                text.append(space)
+                var (value, valueWidth) = fields[offset * 3 + column]
+                if valueWidth > widths[column] {
+                    value = TerminalColumns.truncated(value, to: widths[column])
+                    valueWidth = TerminalColumns.width(value)
+                }
+                text.append(contentsOf: value.utf8)
+                appendSpaces(widths[column] - valueWidth, to: &text)
             }
-            if let year = row.album.year { line += "  \(year)" }
-            while line.last == " " { line.removeLast() }
-            text += line + "\n"
+            if let year = albums[offset].year {
+                text.append(space)
+                text.append(space)
+                if year >= 0 { appendDecimal(year, to: &text) } else { text.append(contentsOf: String(year).utf8) }
+            }
+            while text.count > lineStart, text.last == space { text.removeLast() }
+            text.append(UInt8(ascii: "\n"))
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// A field as the table shows it, with the columns it takes: printable ASCII as it is and
+    /// measured by its length, anything else sanitized and measured per character.
+    private static func displayField(_ value: String) -> (text: String, width: Int) {
+        var value = value
+        let isPrintableASCII = value.withUTF8 { bytes in
+            for byte in bytes where byte < 0x20 || byte >= 0x7F { return false }
+            return true
+        }
+        if isPrintableASCII { return (value, value.utf8.count) }
+        let text = DisplayText.sanitized(value)
+        return (text, TerminalColumns.width(text))
+    }
+
+    /// Appends a non-negative number's decimal digits.
+    private static func appendDecimal(_ value: Int, to text: inout [UInt8]) {
+        if value >= 10 { appendDecimal(value / 10, to: &text) }
+        text.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    /// Appends `count` spaces (none when `count` is not positive).
+    private static func appendSpaces(_ count: Int, to text: inout [UInt8]) {
+        var remaining = count
+        while remaining > 0 {
+            text.append(UInt8(ascii: " "))
+            remaining -= 1
+        }
+    }
+
+    /// The number of decimal digits of a non-negative number (1 for 0).
+    private static func decimalDigits(_ value: Int) -> Int {
+        var digits = 1
+        var rest = value
+        while rest >= 10 {
+            rest /= 10
+            digits += 1
+        }
+        return digits
     }
 
     /// `show` as text: one field per line.

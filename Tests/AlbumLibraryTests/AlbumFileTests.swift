@@ -130,6 +130,26 @@ import Testing
         #expect(throws: LibraryError.self) { try album.applying(AlbumChanges(year: 0)) }
     }
 
+    @Test func changesCanRemoveTheYearAndTheCoverAndDecodeWithoutTheRemovals() throws {
+        let cover = try #require(URL(string: "https://example.com/a.jpg"))
+        let album = Album(title: "A", artist: "B", year: 1999, coverURL: cover)
+        let removed = try album.applying(AlbumChanges(removesYear: true, removesCoverURL: true))
+        #expect(removed.year == nil && removed.coverURL == nil && removed.title == "A")
+        // A removal wins over a value given with it.
+        #expect(try album.applying(AlbumChanges(year: 2000, removesYear: true)).year == nil)
+        #expect(!AlbumChanges(removesYear: true).isEmpty && !AlbumChanges(removesCoverURL: true).isEmpty)
+        #expect(AlbumChanges().isEmpty)
+
+        // Stored without the keys when nothing is removed (as histories were before removals);
+        // such a record decodes with none.
+        let plain = String(decoding: try JSONEncoder().encode(AlbumChanges(year: 2001)), as: UTF8.self)
+        #expect(plain == #"{"year":2001}"#)
+        let old = try JSONDecoder().decode(AlbumChanges.self, from: Data(#"{"title":"T"}"#.utf8))
+        #expect(old == AlbumChanges(title: "T"))
+        let changes = AlbumChanges(genre: "", removesYear: true, removesCoverURL: true)
+        #expect(try JSONDecoder().decode(AlbumChanges.self, from: JSONEncoder().encode(changes)) == changes)
+    }
+
     @Test func rejectsOverlongFields() {
         let long = String(repeating: "x", count: Album.maximumFieldLength + 1)
         #expect(throws: LibraryError.self) { try Album(title: long, artist: "A").validated() }

@@ -62,4 +62,49 @@ import Testing
             #expect(throws: LibraryError.self) { try view.move(albumWithID: bowie.id, by: -1) }
         }
     }
+
+    @Test func moveToAPositionCountsFromWhereTheAlbumIsAndRefusesWhatChangesNothing() throws {
+        try withSessions { view, other in
+            let bowie = try view.library.album(at: 1)
+            try other.move(from: 1, to: 2)
+            let command = try view.move(albumWithID: bowie.id, to: 5)
+            #expect((command.from, command.to) == (2, 5))
+            #expect(try view.library.position(of: bowie.id) == 5)
+            for (target, message) in [
+                (0, "position 0 is out of range (1...5)"), (6, "position 6 is out of range (1...5)"),
+                (5, "“Best of Bowie” is already at position 5: nothing to move"),
+            ] {
+                do {
+                    try view.move(albumWithID: bowie.id, to: target)
+                    Issue.record("moved to \(target)")
+                } catch let error as LibraryError {
+                    #expect(error.message == message)
+                }
+            }
+            // One step each: the other connection's move and this one; the refusals none.
+            #expect(try view.steps().count == 2)
+            try view.undo()
+            #expect(try view.library.position(of: bowie.id) == 2)
+            try other.delete(at: 2)
+            #expect(throws: LibraryError.self) { try view.move(albumWithID: bowie.id, to: 1) }
+        }
+    }
+
+    @Test func anEditRemovingTheYearIsOneStepThatUndoRestores() throws {
+        try withSessions { view, other in
+            let bowie = try view.library.album(at: 1)
+            #expect(bowie.year == 1992)
+            let command = try view.edit(albumWithID: bowie.id, changes: AlbumChanges(removesYear: true))
+            #expect(command.text == "Edit “Best of Bowie”")
+            // Another connection reads the step back from the stored history.
+            try other.undo()
+            #expect(try view.library.album(at: 1).year == 1992)
+            try other.redo()
+            #expect(try view.library.album(at: 1).year == nil)
+            #expect(throws: LibraryError.self) {
+                try view.edit(albumWithID: bowie.id, changes: AlbumChanges(removesYear: true))
+            }
+            #expect(try view.steps().count == 1)
+        }
+    }
 }

@@ -133,6 +133,19 @@ import Testing
         }
     }
 
+    @Test func anEmptyYearOrCoverRemovesItAsOneStepThatUndoBringsBack() async throws {
+        try await withLibrary { albums, _ in
+            #expect(try await albums("edit", "1", "--cover", "https://example.com/bowie.jpg").status == 0)
+            let removed = try await albums("edit", "1", "--year", "", "--cover", "")
+            #expect(removed.output == "Edited “Best of Bowie” (position 1)\n", "\(removed)")
+            let shown = try await albums("show", "1").output
+            #expect(shown.contains("Year:     -") && shown.contains("Cover:    -"), "\(shown)")
+            #expect(try await albums("undo").output == "Undid Edit “Best of Bowie”\n")
+            let back = try await albums("show", "1").output
+            #expect(back.contains("Year:     1992") && back.contains("Cover:    https://example.com/bowie.jpg"))
+        }
+    }
+
     @Test func exportThenImportRoundTripsAsOneUndoableStep() async throws {
         try await withLibrary { albums, folder in
             _ = try await albums(
@@ -253,6 +266,7 @@ import Testing
         (["list", "--sort", "colour"], 2, "unknown sort key 'colour'"),
         (["move", "2", "2"], 1, "is already at position 2: nothing to move"),
         (["edit", "1", "--year", "1992"], 1, "already has those values: nothing to edit"),
+        (["edit", "1", "--cover", ""], 1, "already has those values: nothing to edit"),
         (["delete", "0"], 2, "not a position"),
         (["add", "--title", "T"], 2, "needs --artist"),
         (["add", "--title", "T", "--artist", "A", "--year", "MCMXCII"], 2, "not a whole number"),

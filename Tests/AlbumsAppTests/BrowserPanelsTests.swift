@@ -128,7 +128,7 @@ import Testing
         #expect(!KeySequence.isIncomplete("[1~") && !KeySequence.isIncomplete("OH") && !KeySequence.isIncomplete("x"))
     }
 
-    @Test func anEditFormChangesOnlyTheFieldsThatDifferAndKeepsYearAndCover() throws {
+    @Test func anEditFormChangesOnlyTheFieldsThatDifferAndRemovesAnEmptiedYearOrCover() throws {
         var album = Album.defaults()[0]
         album.coverURL = URL(string: "https://example.com/bowie.jpg")
         var form = AddForm(editing: album)
@@ -139,11 +139,19 @@ import Testing
         #expect(try form.changes() == AlbumChanges(title: "Best of Ziggy"))
         form.focus = .year
         for _ in 0..<4 { form.deleteBackward() }
-        #expect(throws: LibraryError.self) { try form.changes() }
+        #expect(try form.changes() == AlbumChanges(title: "Best of Ziggy", removesYear: true))
         for character in "1993" { form.type(character) }
+        #expect(try form.changes() == AlbumChanges(title: "Best of Ziggy", year: 1993))
         form.focus = .cover
-        form.values[.cover] = ""
+        form.values[.cover] = "  "
+        #expect(try form.changes() == AlbumChanges(title: "Best of Ziggy", year: 1993, removesCoverURL: true))
+        // The title and artist stay required.
+        form.values[.artist] = ""
         #expect(throws: LibraryError.self) { try form.changes() }
         #expect(throws: LibraryError.self) { try AddForm().changes() }
+        // Emptying a year the album never had changes nothing.
+        var yearless = AddForm(editing: Album(title: "T", artist: "A"))
+        yearless.values[.year] = ""
+        #expect(try yearless.changes().isEmpty)
     }
 }

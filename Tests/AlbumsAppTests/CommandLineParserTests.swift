@@ -111,6 +111,10 @@ import Testing
         #expect(
             try command("edit", "2", "--year", "1993", "--genre", "")
                 == .edit(.position(2), changes: AlbumChanges(genre: "", year: 1993)))
+        // An empty year or cover removes it.
+        #expect(
+            try command("edit", "2", "--year", "", "--cover", " ")
+                == .edit(.position(2), changes: AlbumChanges(removesYear: true, removesCoverURL: true)))
     }
 
     @Test(arguments: [

@@ -131,6 +131,37 @@ import Testing
         #expect(try statement.fetchAll().count == 5)
     }
 
+    @Test func readEachRowReadsColumnsInPlaceAndRefusesOtherTypes() throws {
+        let db = try makeDatabase()
+        try db.execute("INSERT INTO item (id, name, score) VALUES (?, ?, ?)", [7, "Café ☕︎", 2.5])
+        try db.execute("INSERT INTO item (id, name) VALUES (?, ?)", [8, "b"])
+        let statement = try db.prepare("SELECT id, name, score FROM item ORDER BY id")
+        var read: [(Int64, String, [UInt8], Bool, DatabaseValue)] = []
+        try statement.readEachRow { columns in
+            #expect(columns.count == 3)
+            read.append(
+                (
+                    try columns.integer(at: 0), try columns.text(at: 1), try columns.withUTF8(at: 1) { Array($0) },
+                    columns.isNull(at: 2), columns[2]
+                ))
+        }
+        #expect(read.map(\.0) == [7, 8])
+        #expect(read.map(\.1) == ["Café ☕︎", "b"])
+        #expect(read[0].2 == Array("Café ☕︎".utf8))
+        #expect(read.map(\.3) == [false, true])
+        #expect(read.map(\.4) == [.real(2.5), .null])
+
+        // No conversion: a number is not text, text is not a number, NULL is neither.
+        let mismatch: (any Error) -> Bool = { ($0 as? DatabaseError)?.resultCode == .mismatch }
+        #expect(performing: { try statement.readEachRow { try _ = $0.text(at: 0) } }, throws: mismatch)
+        #expect(performing: { try statement.readEachRow { try _ = $0.integer(at: 1) } }, throws: mismatch)
+        #expect(performing: { try statement.readEachRow { try _ = $0.withUTF8(at: 2) { $0.count } } }, throws: mismatch)
+        // Stopped by a throw, the statement was reset: it runs again from the start.
+        var ids: [Int64] = []
+        try statement.readEachRow { ids.append(try $0.integer(at: 0)) }
+        #expect(ids == [7, 8])
+    }
+
     @Test func cachedStatementsAreReused() throws {
         let db = try makeDatabase()
         let first = try db.cachedStatement("SELECT 1")

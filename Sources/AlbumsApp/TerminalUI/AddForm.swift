@@ -115,24 +115,28 @@ struct AddForm: Sendable, Hashable {
 
     /// The changes an edit form makes to ``original``: only the fields that differ.
     ///
+    /// An emptied year or cover removes it (``AlbumChanges/removesYear``,
+    /// ``AlbumChanges/removesCoverURL``); an emptied title or artist is refused.
+    ///
     /// - Returns: The changes; empty when every field is as it was.
-    /// - Throws: ``LibraryError`` naming the field at fault, as ``album()`` does; a year or cover
-    ///   emptied (an edit can change them, not remove them); `.storage` when the form adds.
+    /// - Throws: ``LibraryError`` naming the field at fault, as ``album()`` does; `.storage` when
+    ///   the form adds.
     func changes() throws(LibraryError) -> AlbumChanges {
         guard let original else { throw LibraryError(.storage, "the form adds an album; it edits none") }
-        for field in [Field.year, .cover] where value(field).trimmingCharacters(in: .whitespaces).isEmpty {
-            if field == .year ? original.year != nil : original.coverURL != nil {
-                throw LibraryError(.invalidValue, "\(field.label) cannot be removed, only changed (Esc keeps it)")
-            }
-        }
         var edited = try album()
         edited.id = original.id
         var changes = AlbumChanges()
         if edited.title != original.title { changes.title = edited.title }
         if edited.artist != original.artist { changes.artist = edited.artist }
         if edited.genre != original.genre { changes.genre = edited.genre }
-        if edited.year != original.year { changes.year = edited.year }
-        if edited.coverURL != original.coverURL { changes.coverURL = edited.coverURL }
+        if edited.year != original.year {
+            changes.year = edited.year
+            changes.removesYear = edited.year == nil
+        }
+        if edited.coverURL != original.coverURL {
+            changes.coverURL = edited.coverURL
+            changes.removesCoverURL = edited.coverURL == nil
+        }
         return changes
     }
 }

@@ -56,12 +56,19 @@ enum BrowserScreen: Sendable {
         // everything the body gives way (the details first, then the scroller), never the footer.
         // While the search prompt is open, the status (a match, or none) follows what is typed.
         let message = DisplayText.sanitized(state.status ?? "")
-        let status: Line =
-            state.search.map {
-                [Span(" /", .bold), Span(DisplayText.sanitized($0) + "_")]
-                    + (message.isEmpty ? [] : [Span("   " + message)])
-            }
-            ?? [Span(" " + message)]
+        // So does the move prompt, followed by why the last key was refused.
+        let status: Line
+        if let search = state.search {
+            status =
+                [Span(" /", .bold), Span(DisplayText.sanitized(search) + "_")]
+                + (message.isEmpty ? [] : [Span("   " + message)])
+        } else if let prompt = state.movePrompt {
+            status =
+                [Span(" " + MovePrompt.label(albumCount: state.albumCount) + " ", .bold), Span(prompt.text + "_")]
+                + (prompt.problem.map { [Span("   " + DisplayText.sanitized($0))] } ?? [])
+        } else {
+            status = [Span(" " + message)]
+        }
         let footer = [toolbar(state.toolbar, width: width), keysLine(state, width: width), status]
         guard height > footer.count else {
             return footer.prefix(height).map { clip($0, to: width) }
@@ -199,13 +206,15 @@ enum BrowserScreen: Sendable {
             forms = [" Any key closes the help"]
         } else if state.search != nil {
             forms = [" Type to search · Enter next match · Esc stop", " Enter next · Esc stop"]
+        } else if state.movePrompt != nil {
+            forms = [" Type the new position (digits) · Enter move · Esc cancel", " Enter move · Esc cancel"]
         } else {
             // The keys LibraryWindow handles besides the toolbar's (which show their own keys).
             forms = [
-                " ←/→ h/l scroll · Home/End g/G first/last · PgUp/PgDn page · / search · e edit · </> move"
+                " ←/→ h/l scroll · Home/End g/G first/last · PgUp/PgDn page · / search · e edit · </> m move"
                     + " · H history · ? help",
-                " ←/→ h/l · g/G · PgUp/PgDn · / search · e edit · </> move · H history · ? help",
-                " h/l g/G · / search · e edit · </> move · H history · ? help",
+                " ←/→ h/l · g/G · PgUp/PgDn · / search · e edit · </> m move · H history · ? help",
+                " h/l g/G · / find · e edit · </> m move · H history · ? help",
             ]
         }
         return [Span(forms.first { columns($0) <= width } ?? forms[forms.count - 1], .dim)]

@@ -49,6 +49,8 @@ struct BrowserState: Sendable, Hashable {
     var history: BrowserPanels.History?
     /// The search text being typed after `/`, while the prompt is open.
     var search: String?
+    /// The move-to-position prompt `m` opens, while it is open.
+    var movePrompt: MovePrompt?
 
     /// Creates a state.
     ///

@@ -12,8 +12,9 @@ extension LibraryWindow {
         .init("Home/End g/G", "first / last album"),
         .init("PgUp/PgDn", "a screenful back / on"),
         .init("/", "search; Enter: next match, Esc: stop"),
-        .init("e", "edit the current album"),
+        .init("e", "edit it; empty Year or Cover to remove it"),
         .init("< >", "move it one place left / right"),
+        .init("m", "move it to a position you type"),
         .init("a", "add an album after it"),
         .init("d", "delete it"),
         .init("u r", "undo / redo the step the toolbar names"),
@@ -117,6 +118,54 @@ extension LibraryWindow {
         change(currentID: shown.id) {
             let command = try session.move(albumWithID: shown.id, by: offset)
             return "Moved \(DisplayText.quoted(command.title ?? shown.title)) to position \(command.to)"
+        }
+    }
+
+    /// Opens the move-to-position prompt for the current album.
+    func openMovePrompt() {
+        guard state.currentAlbum != nil else {
+            state.status = "No album to move"
+            return
+        }
+        state.movePrompt = MovePrompt()
+        state.status = nil
+    }
+
+    func handleMovePromptKey(_ key: KeyInput) {
+        switch key {
+        case .escape:
+            state.movePrompt = nil
+            state.status = "Move cancelled"
+        case .backspace:
+            state.movePrompt?.deleteBackward()
+        case .character(let character):
+            state.movePrompt?.type(character)
+        case .enter:
+            submitMove()
+        default:
+            break
+        }
+    }
+
+    /// Moves the current album, by id, to the position typed: one step, or a refusal (out of
+    /// range, already there) decided inside the transaction, which closes the prompt with the
+    /// reason in the status line and records nothing.
+    private func submitMove() {
+        guard var prompt = state.movePrompt else { return }
+        guard let position = prompt.position else {
+            prompt.problem = "Type a position from 1 to \(state.albumCount)"
+            state.movePrompt = prompt
+            return
+        }
+        state.movePrompt = nil
+        guard let shown = state.currentAlbum else {
+            state.status = "No album to move"
+            return
+        }
+        change(currentID: shown.id) {
+            let command = try session.move(albumWithID: shown.id, to: position)
+            let title = DisplayText.quoted(command.title ?? shown.title)
+            return "Moved \(title) from position \(command.from) to \(command.to)"
         }
     }
 

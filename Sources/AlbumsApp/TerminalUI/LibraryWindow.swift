@@ -77,7 +77,8 @@ final class LibraryWindow {
 
     // MARK: - Keys
 
-    /// Handles one key press: the open overlay's keys first (help, history, search, form), else
+    /// Handles one key press: the open overlay's keys first (help, history, search, move prompt,
+    /// form), else
     /// the browser's. Every key is listed in ``helpEntries`` and named by the hints line.
     func handle(_ key: KeyInput) {
         needsRedraw = true
@@ -88,6 +89,8 @@ final class LibraryWindow {
             handleHistoryKey(key)
         } else if state.search != nil {
             handleSearchKey(key)
+        } else if state.movePrompt != nil {
+            handleMovePromptKey(key)
         } else if state.form != nil {
             handleFormKey(key)
         } else if let index = BrowserNavigation.index(
@@ -105,6 +108,7 @@ final class LibraryWindow {
         case .character("e"), .character("E"): openEditForm()
         case .character("<"): moveCurrent(by: -1)
         case .character(">"): moveCurrent(by: 1)
+        case .character("m"), .character("M"): openMovePrompt()
         case .character("H"): openHistory()
         case .character("?"): state.help = Self.helpEntries
         case .character("u"), .character("U"): pressHistoryButton(undoButton, unavailable: "Nothing to undo")
