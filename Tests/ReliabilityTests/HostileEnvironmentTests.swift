@@ -547,7 +547,8 @@ import Glibc
             #expect(try FolderSnapshot(folder.path) == before, "flip \(flip): the damaged library changed")
         }
         print(
-            "HostileEnvironmentTests: \(damaged) of \(flips) bit flips in a \(size)-byte library failed integrity_check")
+            "HostileEnvironmentTests: \(damaged) of \(flips) bit flips in a \(size)-byte library failed integrity_check"
+        )
         #expect(damaged > 0)
         // Restored as albums left it (same bytes, new modification time): checked once, then trusted.
         try intact.write(to: URL(fileURLWithPath: cli.database))
