@@ -49,10 +49,10 @@ import Darwin
     }
 
     @Test func aChildOutlivingItsDeadlineIsKilled() async throws {
-        let started = ContinuousClock.now
-        let exit = try await ChildExit(of: Self.spawn("exec sleep 60"), timeout: .milliseconds(200))
+        // No bound on the time taken: the kill is on time, but this test's resumption waits for a
+        // pool thread, which other suites may hold for many seconds under a sanitizer.
+        let exit = try await ChildExit(of: Self.spawn("exec sleep 300"), timeout: .milliseconds(200))
         #expect(exit == ChildExit(status: SIGKILL, wasSignaled: true, timedOut: true))
-        #expect(ContinuousClock.now - started < .seconds(30))
     }
 
     @Test func aPidThatIsNoChildThrows() async throws {
@@ -63,13 +63,14 @@ import Darwin
 
     /// More waits than the pool has threads, and another task still runs while they all wait: it
     /// kills the children, so they end by SIGKILL. Had each wait held a pool thread, that task
-    /// would run only once the children ended on their own (exit 0, a minute later).
+    /// would run only once the children ended on their own (exit 0, five minutes later: under
+    /// ThreadSanitizer other suites once kept the pool from this test for 54 s).
     @Test func waitsHoldNoPoolThread() async throws {
         let count = 4 * ProcessInfo.processInfo.activeProcessorCount
-        let pids = try (0..<count).map { _ in try Self.spawn("exec sleep 60") }
+        let pids = try (0..<count).map { _ in try Self.spawn("exec sleep 300") }
         let exits = try await withThrowingTaskGroup(of: ChildExit.self) { group in
             for pid in pids {
-                group.addTask { try await ChildExit(of: pid, timeout: .seconds(120)) }
+                group.addTask { try await ChildExit(of: pid, timeout: .seconds(600)) }
             }
             group.addTask {
                 try await Task.sleep(for: .milliseconds(100))
