@@ -36,7 +36,7 @@ for module in "${modules[@]}"; do
     graphs="$out/symbol-graphs/$module"
     rm -rf "$graphs" && mkdir -p "$graphs"
     swift-symbolgraph-extract -module-name "$module" -target "$triple" ${sdk[@]+"${sdk[@]}"} \
-        -I "$modules_dir" -I Sources/CSQLite \
+        -I "$modules_dir" -I Sources/CSQLite -I Sources/CExtendedAttributes \
         -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs"
 
     "$out/check-docs" "$module" "$catalog" "$graphs"

@@ -43,4 +43,39 @@ import Testing
         let after = try session.historySteps()
         #expect(after.records.count == 5 && after.records.last?.date != nil)
     }
+
+    /// Edits are stored at version 2 since they can remove the year or the cover; steps stored at
+    /// version 1 (before removals) still undo and redo, and a newer version is refused, not guessed.
+    @Test func editStepsOfVersion1StillUndoAndRedoAndNewerOnesAreRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("edit-v1-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("library.sqlite").path
+        func storedVersions(_ session: LibrarySession) throws -> [Int] {
+            try session.database.fetchAll("SELECT version FROM commandstore_history_entry WHERE kind = 'albums.edit'")
+                .map { try $0.decode(Int.self, at: 0) }
+        }
+
+        var session = try LibrarySession.open(path: path)
+        try session.library.seedDefaultsIfNeeded()
+        _ = try session.edit(at: 1, changes: AlbumChanges(title: "Renamed"))
+        #expect(try storedVersions(session) == [2])
+        // What an albums of version-1 edits wrote: the same JSON, without removal keys.
+        try session.database.execute("UPDATE commandstore_history_entry SET version = 1 WHERE kind = 'albums.edit'")
+        session.database.close()
+
+        session = try LibrarySession.open(path: path)
+        #expect(try session.undo().map(\.text) == ["Edit “Best of Bowie”"])
+        #expect(try session.library.album(at: 1).title == "Best of Bowie")
+        #expect(try session.redo().count == 1)
+        #expect(try session.library.album(at: 1).title == "Renamed")
+
+        try session.database.execute("UPDATE commandstore_history_entry SET version = 3 WHERE kind = 'albums.edit'")
+        session.database.close()
+        session = try LibrarySession.open(path: path)
+        defer { session.database.close() }
+        let refusal = #expect(throws: (any Error).self) { try session.undo() }
+        #expect(String(describing: refusal).contains("version 3"))
+        #expect(try session.library.album(at: 1).title == "Renamed")  // refused, nothing changed
+    }
 }

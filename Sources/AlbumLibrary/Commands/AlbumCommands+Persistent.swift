@@ -1,4 +1,5 @@
 public import CommandStore
+public import Foundation
 
 // The album commands as durable-history commands. Each kind is a stable name stored with every
 // history row: renaming one would make old histories unreadable, so they never change.
@@ -22,6 +23,26 @@ extension EditAlbumCommand: PersistentCommand {
     public typealias Receiver = LibraryAPI
     /// The stored kind: `albums.edit`.
     public static let kind = "albums.edit"
+    /// 2 since an edit can remove the year or the cover (``AlbumChanges/removesYear``): an albums
+    /// that knows only version 1 would redo such a step keeping the year, so it must refuse it.
+    public static var version: Int { 2 }
+
+    /// Decodes version 1 (no removals: the keys are absent) and version 2, the same JSON.
+    ///
+    /// - Parameters:
+    ///   - data: The stored JSON.
+    ///   - version: The version stored with it.
+    /// - Returns: The command.
+    /// - Throws: `StoreError` for a version newer than 2, or the decoder's error.
+    public static func decode(_ data: Data, version: Int) throws -> Self {
+        guard (1...Self.version).contains(version) else {
+            throw StoreError(
+                .unsupportedCommandVersion,
+                "command kind \(kind) is stored at version \(version); EditAlbumCommand decodes versions 1 to \(Self.version)"
+            )
+        }
+        return try JSONDecoder().decode(Self.self, from: data)
+    }
 }
 
 extension MoveAlbumCommand: PersistentCommand {
