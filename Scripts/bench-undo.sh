@@ -32,8 +32,9 @@ OUT="${OUT:-$ROOT/.build/bench-undo-$(date -u +%Y%m%dT%H%M%SZ).txt}"
 
 cd "$ROOT"
 echo "building command-bench (release)" >&2
-swift build -c release --product command-bench >&2
-BIN="$(swift build -c release --show-bin-path)/command-bench"
+# With the trait, as every build here: without it SwiftPM rewrites Package.resolved without its pins.
+swift build -c release --product command-bench --traits ServiceLifecycleIntegration >&2
+BIN="$(swift build -c release --show-bin-path --traits ServiceLifecycleIntegration)/command-bench"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT

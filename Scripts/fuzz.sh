@@ -19,7 +19,8 @@ mapfile -t all_targets < <(grep -o 'executableTarget(name: "fuzz-[a-z-]*"' Packa
 targets=("${@:-${all_targets[@]}}")
 
 for name in "${targets[@]}"; do
-    swift build --product "fuzz-$name" --scratch-path .build-fuzz \
+    # The trait only keeps Package.resolved whole (a build without it prunes the server packages' pins).
+    swift build --product "fuzz-$name" --scratch-path .build-fuzz --traits ServiceLifecycleIntegration \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 \
         | grep -v -e '^\[' -e 'ld.gold: warning: Cannot export local symbol' || true
     [ -x ".build-fuzz/debug/fuzz-$name" ] || { echo "fuzz: fuzz-$name did not build" >&2; exit 1; }

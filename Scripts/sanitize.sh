@@ -20,13 +20,15 @@ for sanitizer in ${sanitizers[@]}; do
         *) echo "sanitize: unknown sanitizer $sanitizer (thread or address)" >&2; exit 2 ;;
     esac
     echo "sanitize: $sanitizer: building"
-    swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" 2>&1 \
+    # With the trait, as Scripts/test.sh: LaunchKitServiceLifecycle is tested under the sanitizers
+    # too, and Package.resolved keeps its pins.
+    swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" --traits ServiceLifecycleIntegration 2>&1 \
         | grep -v -e '^\[' -e 'ld.gold: warning: Cannot export local symbol' || true
     echo "sanitize: $sanitizer: testing"
     start=$(date +%s)
     TSAN_OPTIONS="halt_on_error=1 ${TSAN_OPTIONS:-}" \
     ASAN_OPTIONS="detect_leaks=1 ${ASAN_OPTIONS:-}" \
     LSAN_OPTIONS="suppressions=$PWD/Scripts/lsan-suppressions.txt print_suppressions=0 ${LSAN_OPTIONS:-}" \
-        swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch"
+        swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" --traits ServiceLifecycleIntegration
     echo "sanitize: $sanitizer: passed in $(( $(date +%s) - start ))s"
 done
