@@ -14,9 +14,15 @@ Scripts/offline-mirrors.sh
 
 seconds="${1:-60}"
 shift || true
-# Every fuzz-* executable target Package.swift declares.
-mapfile -t all_targets < <(grep -o 'executableTarget(name: "fuzz-[a-z-]*"' Package.swift | sed 's/.*"fuzz-//; s/"$//')
+# Every fuzz-* executable target Package.swift declares (spaces and line breaks removed first:
+# swift-format splits a long declaration over lines, and a line-based match lost stored-commands).
+mapfile -t all_targets < <(tr -d '\n ' < Package.swift | grep -o 'executableTarget(name:"fuzz-[a-z-]*"' | sed 's/.*"fuzz-//; s/"$//')
 targets=("${@:-${all_targets[@]}}")
+# A corpus without its target means the list above lost one: fail rather than skip it quietly.
+for corpus in Fuzz/*/; do
+    name="$(basename "$corpus")"
+    printf '%s\n' "${all_targets[@]}" | grep -qx "$name" || { echo "fuzz: Fuzz/$name has no fuzz-$name target" >&2; exit 1; }
+done
 
 for name in "${targets[@]}"; do
     # The trait only keeps Package.resolved whole (a build without it prunes the server packages' pins).
