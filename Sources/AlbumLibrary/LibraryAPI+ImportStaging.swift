@@ -69,16 +69,31 @@ extension LibraryAPI {
                 "album \(try clash.decode(Int.self, at: 0) + 1): id \(try clash.decode(String.self, at: 1)) is already in the library"
             )
         }
+        try moveBatchToEnd(batch, from: .importBatch)
+    }
+
+    /// A table that keeps albums outside the library under a batch id, in `seq` order.
+    enum BatchTable: String {
+        /// Staged for an import's redo.
+        case importBatch = "import_batch"
+        /// Set aside by a replacement, for its undo.
+        case replacedAlbum = "replaced_album"
+    }
+
+    /// Appends the albums kept under `batch` in `table` to the end of the library, in order, and
+    /// empties the batch: an import's redo and a replacement's undo.
+    func moveBatchToEnd(_ batch: UUID, from table: BatchTable) throws {
         let last = try database.fetchOne("SELECT max(sort_key) FROM album")?.decode(Int64?.self, at: 0) ?? 0
+        // The table's name is one of the two constants above; every value is bound.
         try database.execute(
             """
             INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
             SELECT id, ? + (seq + 1) * ?, title, artist, genre, year, cover, search_text
-            FROM import_batch WHERE batch = ? ORDER BY seq
+            FROM \(table.rawValue) WHERE batch = ? ORDER BY seq
             """,
             [last, Self.keyGap, batch.uuidString]
         )
-        try database.execute("DELETE FROM import_batch WHERE batch = ?", [batch.uuidString])
+        try database.execute("DELETE FROM \(table.rawValue) WHERE batch = ?", [batch.uuidString])
     }
 
     /// Moves `count` albums from `first` on back into a batch (undoing an import).

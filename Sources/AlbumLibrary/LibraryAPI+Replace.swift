@@ -25,16 +25,7 @@ extension LibraryAPI {
             try database.fetchOne("SELECT count(*) FROM replaced_album WHERE batch = ?", [batch.uuidString])?
             .decode(Int.self, at: 0) ?? 0
         try Self.expect(kept == expectedCount, "undo Replace")
-        let last = try database.fetchOne("SELECT max(sort_key) FROM album")?.decode(Int64?.self, at: 0) ?? 0
-        try database.execute(
-            """
-            INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
-            SELECT id, ? + (seq + 1) * ?, title, artist, genre, year, cover, search_text
-            FROM replaced_album WHERE batch = ? ORDER BY seq
-            """,
-            [last, Self.keyGap, batch.uuidString]
-        )
-        try database.execute("DELETE FROM replaced_album WHERE batch = ?", [batch.uuidString])
+        try moveBatchToEnd(batch, from: .replacedAlbum)
     }
 
     /// Deletes what a replacement keeps outside the library: the albums it set aside (while done)

@@ -79,8 +79,8 @@ enum AlbumsBenchmark {
             let elapsed = try clock.measure {
                 try session.importAlbums(albums)
             }
-            print("import_seconds=\(format(seconds(elapsed)))")
-            print("import_albums_per_second=\(Int(Double(count) / seconds(elapsed)))")
+            print("import_seconds=\(format(BenchmarkMath.seconds(elapsed)))")
+            print("import_albums_per_second=\(Int(Double(count) / BenchmarkMath.seconds(elapsed)))")
             guard try session.library.count() == count + 5 else {
                 throw BenchmarkError("check failed: the library does not hold \(count + 5) albums after the import")
             }
@@ -112,9 +112,9 @@ enum AlbumsBenchmark {
         guard try output(binary, ["--db", bigPath, "show", "1"]) == bigExport else {
             throw BenchmarkError("check failed: delete 1 + undo did not restore the first album")
         }
-        let ratio = median(big) / median(small)
-        print("delete_undo_small_seconds=\(format(median(small)))")
-        print("delete_undo_big_seconds=\(format(median(big)))")
+        let ratio = BenchmarkMath.median(big) / BenchmarkMath.median(small)
+        print("delete_undo_small_seconds=\(format(BenchmarkMath.median(small)))")
+        print("delete_undo_big_seconds=\(format(BenchmarkMath.median(big)))")
         print("delete_undo_ratio=\(format(ratio))")
         print("delete_undo_ratio_target=1.5")
         print("delete_undo_ratio_met=\(ratio <= 1.5)")
@@ -192,7 +192,7 @@ enum AlbumsBenchmark {
         guard status == 0 else {
             throw BenchmarkError("albums \(arguments.joined(separator: " ")) exited with \(status)")
         }
-        return seconds(elapsed)
+        return BenchmarkMath.seconds(elapsed)
     }
 
     private static func output(_ binary: String, _ arguments: [String]) throws -> String {
@@ -206,16 +206,6 @@ enum AlbumsBenchmark {
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1
-            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 
     private static func format(_ value: Double) -> String {

@@ -102,7 +102,8 @@ enum StartupBenchmark {
             sqliteList.append(select)
         }
         let (pair, shell, list, select) = (
-            median(albumsPair), median(sqlitePair), median(albumsList), median(sqliteList)
+            BenchmarkMath.median(albumsPair), BenchmarkMath.median(sqlitePair), BenchmarkMath.median(albumsList),
+            BenchmarkMath.median(sqliteList)
         )
         print("albums_count=\(extra + 5)")
         print("delete_undo_albums_ms=\(format(pair * 1000))")
@@ -148,13 +149,7 @@ enum StartupBenchmark {
             throw BenchmarkError(
                 "\(program) \(arguments.prefix(3).joined(separator: " ")) exited with status \(status)")
         }
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
-
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1
-            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        return BenchmarkMath.seconds(elapsed)
     }
 
     private static func format(_ value: Double) -> String {

@@ -145,10 +145,6 @@ private struct StoreWorkloads {
         return configuration
     }
 
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     // MARK: commits
 
     func commits(_ n: Int) throws {
@@ -170,11 +166,11 @@ private struct StoreWorkloads {
                 durableTexts += try durablePushes(titles, readingTexts: true, synchronous, round: round)
             }
             let total = perRound * rounds
-            let rawRate = Double(total) / Self.seconds(raw)
-            let rawWithRecordRate = Double(total) / Self.seconds(rawWithRecord)
-            let rawHistorySQLRate = Double(total) / Self.seconds(rawHistorySQL)
-            let durableRate = Double(total) / Self.seconds(durable)
-            let durableTextsRate = Double(total) / Self.seconds(durableTexts)
+            let rawRate = Double(total) / BenchmarkMath.seconds(raw)
+            let rawWithRecordRate = Double(total) / BenchmarkMath.seconds(rawWithRecord)
+            let rawHistorySQLRate = Double(total) / BenchmarkMath.seconds(rawHistorySQL)
+            let durableRate = Double(total) / BenchmarkMath.seconds(durable)
+            let durableTextsRate = Double(total) / BenchmarkMath.seconds(durableTexts)
             print(
                 "suite=store workload=commits synchronous=\(level) n=\(total) payload_bytes=64 record_bytes=\(sample.count)"
             )
@@ -314,12 +310,12 @@ private struct StoreWorkloads {
         let smallMedian = smallTimes.sorted()[smallTimes.count / 2]
         let size = (try FileManager.default.attributesOfItem(atPath: large)[.size] as? Int) ?? 0
         print(
-            "suite=store workload=open n=\(n) file_bytes=\(size) build_s=\(String(format: "%.1f", Self.seconds(buildTime)))"
+            "suite=store workload=open n=\(n) file_bytes=\(size) build_s=\(String(format: "%.1f", BenchmarkMath.seconds(buildTime)))"
         )
-        print("  open_\(n)_us=\(String(format: "%.1f", Self.seconds(largeMedian) * 1e6))")
-        print("  open_10_us=\(String(format: "%.1f", Self.seconds(smallMedian) * 1e6))")
+        print("  open_\(n)_us=\(String(format: "%.1f", BenchmarkMath.seconds(largeMedian) * 1e6))")
+        print("  open_10_us=\(String(format: "%.1f", BenchmarkMath.seconds(smallMedian) * 1e6))")
         print(
-            "  ratio_open_\(n)_to_10=\(String(format: "%.3f", Self.seconds(largeMedian) / Self.seconds(smallMedian))) (target <= 2)"
+            "  ratio_open_\(n)_to_10=\(String(format: "%.3f", BenchmarkMath.seconds(largeMedian) / BenchmarkMath.seconds(smallMedian))) (target <= 2)"
         )
     }
 
@@ -351,10 +347,11 @@ private struct StoreWorkloads {
         }
         guard view.count == writer.count else { throw BenchmarkError("check failed: the view's count differs") }
         print("suite=store workload=poll n=\(n)")
-        print("  refresh_unchanged_us=\(String(format: "%.2f", Self.seconds(idle) / Double(n) * 1e6))")
-        print("  refresh_after_commit_us=\(String(format: "%.2f", Self.seconds(reread) / Double(rounds) * 1e6))")
+        print("  refresh_unchanged_us=\(String(format: "%.2f", BenchmarkMath.seconds(idle) / Double(n) * 1e6))")
         print(
-            "  idle_core_percent_at_10_polls_per_s=\(String(format: "%.4f", Self.seconds(idle) / Double(n) * 10 * 100))"
+            "  refresh_after_commit_us=\(String(format: "%.2f", BenchmarkMath.seconds(reread) / Double(rounds) * 1e6))")
+        print(
+            "  idle_core_percent_at_10_polls_per_s=\(String(format: "%.4f", BenchmarkMath.seconds(idle) / Double(n) * 10 * 100))"
         )
     }
 

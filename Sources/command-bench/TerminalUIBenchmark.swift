@@ -64,10 +64,10 @@ struct TerminalUIBenchmark {
                 try tmux(["send-keys", "-t", name, "u"])
                 try waitForScreen("the undo") { $0.contains("Undid Delete") && $0.contains(shown) }
             }
-            changes.append(Self.seconds(elapsed))
+            changes.append(BenchmarkMath.seconds(elapsed))
         }
         try quit()
-        return Figures(launchSeconds: Self.median(launches), deleteUndoSeconds: Self.median(changes))
+        return Figures(launchSeconds: BenchmarkMath.median(launches), deleteUndoSeconds: BenchmarkMath.median(changes))
     }
 
     /// What following other processes costs (issue 12): the UI's CPU while idle, and how long a
@@ -97,7 +97,7 @@ struct TerminalUIBenchmark {
         let started = clock.now
         usleep(UInt32(idleSeconds * 1_000_000))
         let ticksAfter = try Self.cpuTicks(pid: pid)
-        let wall = Self.seconds(clock.now - started)
+        let wall = BenchmarkMath.seconds(clock.now - started)
         let hertz = Double(sysconf(Int32(_SC_CLK_TCK)))
         let idle = Double(ticksAfter - ticksBefore) / hertz / wall * 100
         var follows: [Double] = []
@@ -107,14 +107,15 @@ struct TerminalUIBenchmark {
             let elapsed = try clock.measure {
                 try waitForScreen("the other process's add") { $0.contains("Undo Add “\(title)”") }
             }
-            follows.append(Self.seconds(elapsed))
+            follows.append(BenchmarkMath.seconds(elapsed))
         }
         try quit()
         for _ in 0..<repeats {
             _ = try AlbumsBenchmark.timeProcess(binary, ["--db", path, "undo"])
         }
         return LiveFigures(
-            idleCPUPercent: idle, followMedianSeconds: Self.median(follows), followMaxSeconds: follows.max() ?? 0)
+            idleCPUPercent: idle, followMedianSeconds: BenchmarkMath.median(follows),
+            followMaxSeconds: follows.max() ?? 0)
     }
 
     /// utime + stime of a process, in clock ticks (`/proc/<pid>/stat` fields 14 and 15).
@@ -137,7 +138,7 @@ struct TerminalUIBenchmark {
             try tmux(["respawn-pane", "-k", "-t", name, command])
             try waitForScreen("the first screen", ready)
         }
-        return Self.seconds(elapsed)
+        return BenchmarkMath.seconds(elapsed)
     }
 
     /// Quits the UI and waits for its pane to die and its screen to be gone.
@@ -194,17 +195,6 @@ struct TerminalUIBenchmark {
         while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
         let output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
         return ((status >> 8) & 0xFF, output)
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1
-            ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }
 
