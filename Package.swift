@@ -1,11 +1,11 @@
 // swift-tools-version: 6.2
 //
-// CommandKit: the Command design pattern as a production tool, and `albums`, the
-// album-library application built on it. The libraries use only the Swift toolchain and two
-// system C libraries (SQLite3, ncursesw). LaunchKitServiceLifecycle, behind the opt-in
+// CommandKit: the Command design pattern as a production tool. The libraries use only the Swift
+// toolchain and system C libraries (SQLite3). LaunchKitServiceLifecycle, behind the opt-in
 // `ServiceLifecycleIntegration` trait, is the only product on outside packages: a package that
-// does not enable the trait never resolves or builds them (ARCHITECTURE.md). The albums app uses
-// swift-argument-parser for its command line.
+// does not enable the trait never resolves or builds them. The albums app is a package of its own
+// in App/ (depending on this one by path), so its packages never reach a library user's
+// resolution (ARCHITECTURE.md, "Two packages").
 
 import PackageDescription
 
@@ -18,9 +18,12 @@ let package = Package(
         .library(name: "SQLiteDatabase", targets: ["SQLiteDatabase"]),
         .library(name: "CommandStore", targets: ["CommandStore"]),
         .library(name: "AlbumLibrary", targets: ["AlbumLibrary"]),
-        .executable(name: "albums", targets: ["albums"]),
-        .executable(name: "command-bench", targets: ["command-bench"]),
         .library(name: "LaunchKitServiceLifecycle", targets: ["LaunchKitServiceLifecycle"]),
+        // For the app package's tests only (App/): underscored, not API, no stability promised.
+        .library(name: "_TestSupport", targets: ["TestSupport"]),
+        .library(name: "_FuzzSupport", targets: ["FuzzSupport"]),
+        .executable(name: "fuzz-stored-commands", targets: ["fuzz-stored-commands"]),
+        .executable(name: "fuzz-album-import", targets: ["fuzz-album-import"]),
     ],
     traits: [
         // Opt-in (not a default trait), so SwiftPM prunes the server packages for everyone else.
@@ -32,8 +35,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.11.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
-        // The albums command line: parsing, generated help, shell completion scripts. The app only.
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
     ],
     targets: [
         // The package's one lock (ARCHITECTURE.md, "Locks"): shared internals, no product.
@@ -53,29 +54,9 @@ let package = Package(
                 "CommandKit", "SQLiteDatabase", "CommandStore", "Locking",
                 .target(name: "CExtendedAttributes", condition: .when(platforms: [.linux])),
             ]),
-        // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
-        .target(
-            name: "AlbumsApp",
-            dependencies: [
-                "AlbumLibrary", "SQLiteDatabase", "LaunchKit", "CommandKit", "Locking", "CNcursesw", "CMallocInfo",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]),
-        // Thin entry point: hands the process arguments to AlbumsApp.
-        .executableTarget(name: "albums", dependencies: ["AlbumsApp"]),
-        // Benchmarks (release build only): workloads of ../shared/bench/WORKLOAD.md and more.
-        .executableTarget(
-            name: "command-bench",
-            dependencies: [
-                "CommandKit", "LaunchKit", "SQLiteDatabase", "CommandStore", "AlbumLibrary", "CSQLite", "CMallocInfo",
-                .target(name: "CExtendedAttributes", condition: .when(platforms: [.linux])),
-            ]
-        ),
         // Crash-test helper for CommandStoreTests: runs a durable history until SIGKILLed, or verifies one.
         .executableTarget(
             name: "commandstore-crash-child", dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit"]),
-        // glibc's <malloc.h> (not in the Glibc module): mallinfo2() for the benchmarks' heap-bytes lines,
-        // mallopt() for albums under an address-space limit (ResourceCheck).
-        .systemLibrary(name: "CMallocInfo"),
         .systemLibrary(name: "CExtendedAttributes"),
 
         .systemLibrary(
@@ -83,18 +64,10 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
         ),
-        // No pkgConfig: ncursesw.pc's cflags carry -D_XOPEN_SOURCE=600, a flag SwiftPM
-        // prohibits (it warns on every build). The shim includes <ncursesw/curses.h> itself.
-        .systemLibrary(
-            name: "CNcursesw",
-            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
-        ),
-
         // Fuzzing (Scripts/fuzz.sh builds these with -sanitize=fuzzer -D FUZZING; plain builds replay inputs).
         .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
         .executableTarget(
             name: "fuzz-stored-commands", dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit", "FuzzSupport"]),
-        .executableTarget(name: "fuzz-cli-arguments", dependencies: ["AlbumsApp", "FuzzSupport"]),
         .executableTarget(name: "fuzz-album-import", dependencies: ["AlbumLibrary", "FuzzSupport"]),
 
         // Helpers every test target shares (a seeded generator, awaiting a child process's exit).
@@ -134,18 +107,6 @@ let package = Package(
         .testTarget(
             name: "AlbumLibraryTests",
             dependencies: ["AlbumLibrary", "SQLiteDatabase", "CommandStore", "CommandKit", "TestSupport"]),
-        // Reliability and security suite: fuzz replays, damaged files, permissions, SQL safety (RELIABILITY.md).
-        .testTarget(
-            name: "ReliabilityTests",
-            dependencies: [
-                "SQLiteDatabase", "CommandStore", "CommandKit", "AlbumLibrary", "albums",
-                "fuzz-stored-commands", "fuzz-cli-arguments", "fuzz-album-import", "TestSupport",
-            ]
-        ),
-        // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
-        .testTarget(
-            name: "AlbumsAppTests",
-            dependencies: ["AlbumsApp", "AlbumLibrary", "SQLiteDatabase", "albums", "TestSupport"]),
         // The code the DocC articles show that is test code (Testing Code That Uses CommandKit).
         .testTarget(name: "DocumentationExamplesTests", dependencies: ["CommandKit"]),
     ],

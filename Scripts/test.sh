@@ -1,10 +1,24 @@
 #!/usr/bin/env bash
-# The project's test command (README): a warnings-as-errors build of everything, then the suite.
+# The project's test command (README): the dependency promises, then for each of the two packages
+# (the libraries here, the app in App/) a warnings-as-errors build of everything and its suite.
+# Arguments go to every `swift build` and `swift test` (e.g. --filter).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 Scripts/offline-mirrors.sh
+Scripts/check-dependencies.sh
 
-# The opt-in trait builds and tests LaunchKitServiceLifecycle too (on swift-service-lifecycle).
+# The libraries, with the opt-in trait so LaunchKitServiceLifecycle is built and tested too.
 traits=(--traits ServiceLifecycleIntegration)
 swift build --build-tests -Xswiftc -warnings-as-errors "${traits[@]}" "$@"
 swift test --skip-build --parallel "${traits[@]}" "$@"
+
+# The app, its black-box and reliability suites.
+swift build --package-path App --build-tests -Xswiftc -warnings-as-errors "$@"
+swift test --package-path App --skip-build --parallel "$@"
+
+# The README's commands must leave a clone as they found it (a build once rewrote a lock file).
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ -n "$(git status --porcelain -- '*Package.resolved')" ]; then
+    git status --short -- '*Package.resolved' >&2
+    echo "test: a build changed a committed Package.resolved" >&2
+    exit 1
+fi

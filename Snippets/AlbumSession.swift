@@ -13,8 +13,8 @@ do {
     let session = try LibrarySession.open(path: path)
     try session.add(Album(title: "Blue", artist: "Joni Mitchell", year: 1971))
     try session.add(Album(title: "Kind of Blue", artist: "Miles Davis", year: 1959))
-    let deleted = try session.delete(at: 1)
-    print(deleted.text, try session.library.count())  // Delete “Blue” 1
+    let deleted = try session.delete(.position(1))
+    print(deleted.command.text, try session.library.count())  // Delete “Blue” 1
 }
 
 // The next launch: the album is still deleted, and its Delete can still be undone.

@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// do {
-///     try library.delete(at: 9)
+///     try session.delete(.position(9))
 /// } catch let error where error.code == .positionOutOfRange {
 ///     print(error.message)
 /// }

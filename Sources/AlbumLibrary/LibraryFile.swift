@@ -152,6 +152,13 @@ public enum LibraryFile: Sendable {
         VerificationMarker.renewAll()
     }
 
+    /// Whether the library at `path` carries a verification record that matches the file as it is
+    /// now, so that the next ``open(path:)`` skips the full check (see ``recordVerifiedLibraries()``).
+    /// Always `false` where extended attributes are not supported.
+    public static func hasVerificationRecord(at path: String) -> Bool {
+        VerificationMarker.matches(path)
+    }
+
     /// Throws unless `path` is absent or an SQLite file (whose identity the store then checks).
     /// Reads only: a foreign file is never modified.
     ///

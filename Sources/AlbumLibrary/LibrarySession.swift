@@ -1,5 +1,5 @@
 public import CommandStore
-public import Foundation
+import Foundation
 public import SQLiteDatabase
 
 /// An open album library: its albums (``library``) and its durable undo history.
@@ -9,8 +9,8 @@ public import SQLiteDatabase
 ///
 /// ```swift
 /// let session = try LibrarySession.open(path: "/tmp/library.sqlite")
-/// let deleted = try session.delete(at: 1)
-/// print(deleted.text)            // Delete “Best of Bowie”
+/// let deleted = try session.delete(.position(1))
+/// print(deleted.command.text)    // Delete “Best of Bowie”
 /// try session.undo()             // it is back, also after a restart
 /// ```
 public final class LibrarySession {
@@ -48,8 +48,9 @@ public final class LibrarySession {
     // MARK: - Changes
 
     // Every change decides inside its write transaction: a position "at the end" is counted there,
-    // and what a change reports (the album deleted, the title edited) is what its command recorded
-    // when it ran, never a value read before another process could commit.
+    // an album is named by an AlbumReference resolved there (LibrarySession+References.swift), and
+    // what a change reports is what it found and recorded when it ran, never a value read before
+    // another process could commit.
 
     /// Adds an album.
     ///
@@ -61,79 +62,6 @@ public final class LibrarySession {
     @discardableResult
     public func add(_ album: Album, at position: Int? = nil) throws -> AddAlbumCommand {
         try push { AddAlbumCommand(album: album, position: try position ?? (library.count() + 1)) }
-    }
-
-    /// Deletes the album at a position.
-    ///
-    /// - Parameter position: From 1 to the number of albums.
-    /// - Returns: The command as it ran (its ``DeleteAlbumCommand/album`` is the deleted album).
-    /// - Throws: ``LibraryError/Code/positionOutOfRange``, or a storage error.
-    @discardableResult
-    public func delete(at position: Int) throws -> DeleteAlbumCommand {
-        try push { DeleteAlbumCommand(position: position) }
-    }
-
-    /// Deletes the album with an id, wherever it is when the transaction runs.
-    ///
-    /// For views: the position shown may be out of date once another process has changed the
-    /// library; the id is not.
-    /// - Parameter id: The album's id.
-    /// - Returns: The command as it ran.
-    /// - Throws: ``LibraryError/Code/positionOutOfRange`` when no album has this id (any more),
-    ///   or a storage error.
-    @discardableResult
-    public func delete(albumWithID id: UUID) throws -> DeleteAlbumCommand {
-        try push { DeleteAlbumCommand(position: try position(ofAlbumWithID: id)) }
-    }
-
-    /// Adds an album right after the album with an id (found when the transaction runs), or at the
-    /// end when `id` is `nil`.
-    ///
-    /// - Parameters:
-    ///   - album: The album, validated.
-    ///   - id: The album to add it after.
-    /// - Returns: The command as it ran.
-    /// - Throws: ``LibraryError/Code/positionOutOfRange`` when no album has this id (any more),
-    ///   or a storage error.
-    @discardableResult
-    public func add(_ album: Album, afterAlbumWithID id: UUID?) throws -> AddAlbumCommand {
-        try push {
-            AddAlbumCommand(
-                album: album, position: try id.map { try position(ofAlbumWithID: $0) + 1 } ?? (library.count() + 1))
-        }
-    }
-
-    /// The album's position as committed now; inside `push`, as the transaction sees it.
-    func position(ofAlbumWithID id: UUID) throws -> Int {
-        guard let position = try library.position(of: id) else {
-            throw LibraryError(
-                .positionOutOfRange, "the album is no longer in the library (another process deleted it)")
-        }
-        return position
-    }
-
-    /// Edits the album at a position.
-    ///
-    /// - Parameters:
-    ///   - position: From 1 to the number of albums.
-    ///   - changes: The fields to change.
-    /// - Returns: The command as it ran (its ``EditAlbumCommand/before`` is the album before the edit).
-    /// - Throws: ``LibraryError``, or a storage error.
-    @discardableResult
-    public func edit(at position: Int, changes: AlbumChanges) throws -> EditAlbumCommand {
-        try push { EditAlbumCommand(position: position, changes: changes) }
-    }
-
-    /// Moves an album.
-    ///
-    /// - Parameters:
-    ///   - from: Its position now.
-    ///   - to: Its position afterwards.
-    /// - Returns: The command as it ran (its ``MoveAlbumCommand/title`` names the album moved).
-    /// - Throws: ``LibraryError/Code/positionOutOfRange``, or a storage error.
-    @discardableResult
-    public func move(from: Int, to: Int) throws -> MoveAlbumCommand {
-        try push { MoveAlbumCommand(from: from, to: to) }
     }
 
     /// Appends albums as one undoable step, all or nothing.

@@ -1,4 +1,4 @@
-package import Foundation
+public import Foundation
 
 /// The characters that must never reach a terminal or a JSON reader raw: what they would do is not
 /// what they look like.
@@ -8,9 +8,9 @@ package import Foundation
 /// U+2066–U+2069: "Trojan Source" reordering), the bidi marks and the line and paragraph
 /// separators. `DisplayText` shows them as visible stand-ins; ``escapingUnsafeScalars(in:)``
 /// writes them as `\u` escapes in JSON.
-package enum TerminalSafety {
+public enum TerminalSafety: Sendable {
     /// Whether `scalar` is one of the characters above.
-    package static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x00..<0x20, 0x7F..<0xA0, 0x061C, 0x200E, 0x200F, 0x2028...0x202E, 0x2066...0x2069: true
         default: false
@@ -26,7 +26,7 @@ package enum TerminalSafety {
     /// - Parameter data: UTF-8 JSON text.
     /// - Returns: The same JSON value, with those characters escaped; `data` itself when it has none.
     /// - Complexity: O(*n*).
-    package static func escapingUnsafeScalars(in data: Data) -> Data {
+    public static func escapingUnsafeScalars(in data: Data) -> Data {
         // Every such character's UTF-8 form starts with one of these bytes.
         guard data.contains(where: { $0 == 0x7F || $0 == 0xC2 || $0 == 0xD8 || $0 == 0xE2 }) else { return data }
         var result = Data(capacity: data.count + 64)

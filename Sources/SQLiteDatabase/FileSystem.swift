@@ -5,7 +5,10 @@ import Darwin
 #endif
 
 /// POSIX file helpers: private modes at creation, sizes, existence.
-package enum FileSystem {
+///
+/// Public only for the words of a message about a file (``reason(errno:)``, ``kind(ofMode:)``), so
+/// that every program on the kit says the same thing about the same file; the rest is the kit's own.
+public enum FileSystem: Sendable {
     /// Creates the missing folders of `path` (mode 0700) and the file itself (mode 0600), empty.
     ///
     /// An existing file is left alone, whatever its mode.
@@ -92,7 +95,7 @@ package enum FileSystem {
     }
 
     /// The system's reason for `code`, with the remedy where one is known (a descriptor limit).
-    package static func reason(errno code: Int32) -> String {
+    public static func reason(errno code: Int32) -> String {
         switch code {
         case EMFILE, ENFILE:
             return "too many open files (raise the limit with 'ulimit -n', or close other programs)"
@@ -105,7 +108,7 @@ package enum FileSystem {
 
     /// What a file's mode says it is, for a message: "a directory", "a FIFO (named pipe)"; `nil`
     /// for a regular file.
-    package static func kind(ofMode mode: UInt32) -> String? {
+    public static func kind(ofMode mode: UInt32) -> String? {
         switch mode & UInt32(S_IFMT) {
         case UInt32(S_IFREG): nil
         case UInt32(S_IFDIR): "a directory"

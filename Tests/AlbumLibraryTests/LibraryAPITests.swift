@@ -263,7 +263,7 @@ private func titles(_ library: LibraryAPI) throws -> [String] {
             try session.importAlbums([Album(title: "X", artist: "A"), Album(title: "Y", artist: "B")])
             try session.undo()
             #expect(try session.library.stagedImportCount() == 2)
-            try session.delete(at: 1)
+            try session.delete(.position(1))
             #expect(try session.library.stagedImportCount() == 0)
             #expect(session.redoText == nil)
             #expect(session.undoText == "Delete “Best of Bowie”")
@@ -272,8 +272,8 @@ private func titles(_ library: LibraryAPI) throws -> [String] {
 
     @Test func undoAndRedoCountsAreAllOrNothing() throws {
         try withSession { session, _ in
-            try session.delete(at: 1)
-            try session.move(from: 1, to: 3)
+            try session.delete(.position(1))
+            try session.move(.position(1), to: 3)
             #expect(throws: LibraryError.self) { try session.undo(count: 3) }
             #expect(session.history.index == 2)
             #expect(try session.undo(count: 2).map(\.text) == ["Move “It's My Life”", "Delete “Best of Bowie”"])

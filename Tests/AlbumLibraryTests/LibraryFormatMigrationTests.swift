@@ -58,7 +58,7 @@ import Testing
 
         var session = try LibrarySession.open(path: path)
         try session.library.seedDefaultsIfNeeded()
-        _ = try session.edit(at: 1, changes: AlbumChanges(title: "Renamed"))
+        _ = try session.edit(.position(1), changes: AlbumChanges(title: "Renamed"))
         #expect(try storedVersions(session) == [2])
         // What an albums of version-1 edits wrote: the same JSON, without removal keys.
         try session.database.execute("UPDATE commandstore_history_entry SET version = 1 WHERE kind = 'albums.edit'")

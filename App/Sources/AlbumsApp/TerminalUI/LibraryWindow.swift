@@ -195,8 +195,8 @@ final class LibraryWindow {
         guard let shown = state.currentAlbum else { return }
         change {
             // By id, found inside the transaction: another process may have moved or deleted it.
-            let command = try session.delete(albumWithID: shown.id)
-            return "Deleted \(DisplayText.quoted(command.album?.title ?? "")) (position \(command.position))"
+            let change = try session.delete(.id(shown.id))
+            return "Deleted \(DisplayText.quoted(change.album.title)) (position \(change.position))"
         }
     }
 
@@ -226,7 +226,7 @@ final class LibraryWindow {
         let shown = state.currentAlbum
         change(currentID: album.id) {
             // Right after the album on screen, found by id inside the transaction.
-            let command = try session.add(album, afterAlbumWithID: shown?.id)
+            let command = try session.add(album, after: shown.map { .id($0.id) })
             return "Added \(DisplayText.quoted(album.title)) (position \(command.position))"
         }
     }

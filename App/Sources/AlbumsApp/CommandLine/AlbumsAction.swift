@@ -11,15 +11,15 @@ public enum AlbumsAction: Sendable, Hashable {
     /// `list [--search TEXT] [--sort KEY]`: the albums with their positions.
     case list(search: String?, order: AlbumOrder)
     /// `show ALBUM`: one album's details.
-    case show(AlbumSelector)
+    case show(AlbumReference)
     /// `add --title T --artist A [...] [--at POSITION]`: a new album, at the end by default.
     case add(Album, at: Int?)
     /// `edit ALBUM [--title T] [...]`: change fields of one album.
-    case edit(AlbumSelector, changes: AlbumChanges)
+    case edit(AlbumReference, changes: AlbumChanges)
     /// `move ALBUM TO`: move one album so that it ends up at `TO`.
-    case move(AlbumSelector, to: Int)
+    case move(AlbumReference, to: Int)
     /// `delete ALBUM`.
-    case delete(AlbumSelector)
+    case delete(AlbumReference)
     /// `undo [COUNT]`.
     case undo(count: Int)
     /// `redo [COUNT]`.

@@ -60,11 +60,11 @@ enum QuickParse {
             case ("redo", 0): return .redo(count: 1)
             case ("undo", 1): return .undo(count: try ArgumentValue.count(operands[0], label: "COUNT", command: "undo"))
             case ("redo", 1): return .redo(count: try ArgumentValue.count(operands[0], label: "COUNT", command: "redo"))
-            case ("show", 1): return .show(try AlbumSelector(parsing: operands[0], label: "ALBUM", command: "show"))
+            case ("show", 1): return .show(try AlbumReference(parsing: operands[0], label: "ALBUM", command: "show"))
             case ("delete", 1):
-                return .delete(try AlbumSelector(parsing: operands[0], label: "ALBUM", command: "delete"))
+                return .delete(try AlbumReference(parsing: operands[0], label: "ALBUM", command: "delete"))
             case ("move", 2):
-                let selector = try AlbumSelector(parsing: operands[0], label: "ALBUM", command: "move")
+                let selector = try AlbumReference(parsing: operands[0], label: "ALBUM", command: "move")
                 return .move(selector, to: try ArgumentValue.position(operands[1], label: "TO", command: "move"))
             default: return nil
             }

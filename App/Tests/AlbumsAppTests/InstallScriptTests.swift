@@ -12,8 +12,9 @@ import Darwin
 /// already use (`ALBUMS_INSTALL_BINARY`: the script's own release build takes minutes) into a
 /// temporary PREFIX.
 @Suite struct InstallScriptTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    /// The repository's root folder (App/Tests/AlbumsAppTests/ is three below it).
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
 
     /// The completion scripts under PREFIX: what registers each with its shell, and how each
     /// spells `list --search`.
@@ -35,7 +36,7 @@ import Darwin
     ) async throws -> AlbumsProcess.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [packageRoot.appendingPathComponent("Scripts/install.sh").path]
+        process.arguments = [repositoryRoot.appendingPathComponent("Scripts/install.sh").path]
         process.currentDirectoryURL = folder
         var merged = ProcessInfo.processInfo.environment
         merged["ALBUMS_INSTALL_BINARY"] = AlbumsProcess.executable.path

@@ -103,10 +103,10 @@ extension LibraryWindow {
             return
         }
         change(currentID: original.id) {
-            let command = try session.edit(albumWithID: original.id, changes: changes)
-            // The title as the edit left it, from what the command recorded in its transaction.
-            let title = (try? command.before?.applying(changes))?.title ?? changes.title ?? original.title
-            return "Edited \(DisplayText.quoted(title)) (position \(command.position))"
+            let change = try session.edit(.id(original.id), changes: changes)
+            // The title as the edit left it: the album as the transaction found it, with the changes.
+            let title = (try? change.album.applying(changes))?.title ?? change.album.title
+            return "Edited \(DisplayText.quoted(title)) (position \(change.position))"
         }
     }
 
@@ -116,8 +116,8 @@ extension LibraryWindow {
             return
         }
         change(currentID: shown.id) {
-            let command = try session.move(albumWithID: shown.id, by: offset)
-            return "Moved \(DisplayText.quoted(command.title ?? shown.title)) to position \(command.to)"
+            let change = try session.move(.id(shown.id), by: offset)
+            return "Moved \(DisplayText.quoted(change.album.title)) to position \(change.command.to)"
         }
     }
 
@@ -163,9 +163,9 @@ extension LibraryWindow {
             return
         }
         change(currentID: shown.id) {
-            let command = try session.move(albumWithID: shown.id, to: position)
-            let title = DisplayText.quoted(command.title ?? shown.title)
-            return "Moved \(title) from position \(command.from) to \(command.to)"
+            let change = try session.move(.id(shown.id), to: position)
+            let title = DisplayText.quoted(change.album.title)
+            return "Moved \(title) from position \(change.command.from) to \(change.command.to)"
         }
     }
 

@@ -1,3 +1,4 @@
+import AlbumLibrary
 import ArgumentParser
 
 /// `albums move ALBUM TO`.
@@ -16,7 +17,7 @@ struct MoveSubcommand: AlbumsSubcommand {
     var to: String
 
     func action() throws(UsageError) -> AlbumsAction {
-        let selector = try AlbumSelector(parsing: album, label: "ALBUM", command: Self.name)
+        let selector = try AlbumReference(parsing: album, label: "ALBUM", command: Self.name)
         return .move(selector, to: try ArgumentValue.position(to, label: "TO", command: Self.name))
     }
 }

@@ -10,7 +10,7 @@ import Testing
 
     @Test(arguments: targets)
     func corpusAndCrashersReplayCleanly(target: String) async throws {
-        let fuzz = ChildProcess.packageRoot.appendingPathComponent("Fuzz/\(target)")
+        let fuzz = ChildProcess.repositoryRoot.appendingPathComponent("Fuzz/\(target)")
         var inputs = [fuzz.appendingPathComponent("corpus").path]
         let crashers = fuzz.appendingPathComponent("crashers").path
         if FileManager.default.fileExists(atPath: crashers) { inputs.append(crashers) }

@@ -3,7 +3,7 @@
 ///
 /// Pure state, like ``AddForm``: it checks only what can be told from the keys (digits, how
 /// many). Whether the position is in the library and not where the album already is, is
-/// decided by ``AlbumLibrary/LibrarySession/move(albumWithID:to:)`` inside its transaction.
+/// decided by ``AlbumLibrary/LibrarySession/move(_:to:)`` inside its transaction.
 struct MovePrompt: Sendable, Hashable {
     /// The most digits a position takes: more than any library holds, and far from `Int`'s limit.
     static let maximumDigits = 9

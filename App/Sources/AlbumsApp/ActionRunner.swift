@@ -19,33 +19,27 @@ struct ActionRunner {
             try list(search: nil, order: .position)
         case .list(let search, let order):
             try list(search: search, order: order)
-        case .show(let selector):
-            let row = try AlbumFinder(library: library).find(selector)
+        case .show(let album):
+            let row = try library.find(album)
             console.write(options.json ? AlbumFormatter.showJSON(row) : AlbumFormatter.showText(row))
         case .add(let album, let at):
             let command = try session.add(album, at: at)
             report(
-                ChangeResult(command: "add", step: command.text, id: album.id, position: command.position),
+                ChangeResult(command: "add", step: command.text, id: command.album.id, position: command.position),
                 "Added \(DisplayText.quoted(command.album.title)) (position \(command.position))")
-        case .edit(let selector, let changes):
-            try edit(selector, changes)
-        case .move(let selector, let to):
-            let (from, album) = try AlbumFinder(library: library).find(selector)
-            guard from != to else {
-                throw LibraryError(
-                    .nothingToChange, "\(DisplayText.quoted(album.title)) is already at position \(to): nothing to move"
-                )
-            }
-            let command = try session.move(from: from, to: to)
+        case .edit(let album, let changes):
+            try edit(album, changes)
+        case .move(let album, let to):
+            let change = try session.move(album, to: to)
+            let moved = change.command
             report(
-                ChangeResult(command: "move", step: command.text, id: album.id, position: to),
-                "Moved \(DisplayText.quoted(album.title)) from position \(from) to \(to)")
-        case .delete(let selector):
-            let (position, album) = try AlbumFinder(library: library).find(selector)
-            let command = try session.delete(at: position)
+                ChangeResult(command: "move", step: moved.text, id: change.album.id, position: moved.to),
+                "Moved \(DisplayText.quoted(change.album.title)) from position \(moved.from) to \(moved.to)")
+        case .delete(let album):
+            let change = try session.delete(album)
             report(
-                ChangeResult(command: "delete", step: command.text, id: album.id, position: position),
-                "Deleted \(DisplayText.quoted(album.title)) (position \(position))")
+                ChangeResult(command: "delete", step: change.command.text, id: change.album.id, position: change.position),
+                "Deleted \(DisplayText.quoted(change.album.title)) (position \(change.position))")
         case .undo(let count):
             let texts = try session.undo(count: count).map(\.text)
             report(
@@ -109,19 +103,13 @@ struct ActionRunner {
         }
     }
 
-    private func edit(_ selector: AlbumSelector, _ changes: AlbumChanges) throws {
-        let (position, album) = try AlbumFinder(library: library).find(selector)
-        let edited = try album.applying(changes)
-        guard edited != album else {
-            throw LibraryError(
-                .nothingToChange, "\(DisplayText.quoted(album.title)) already has those values: nothing to edit")
-        }
-        let command = try session.edit(at: position, changes: changes)
-        // The title as the edit left it, from what the command recorded in its transaction.
-        let title = (try? command.before?.applying(changes))?.title ?? edited.title
+    private func edit(_ album: AlbumReference, _ changes: AlbumChanges) throws {
+        let change = try session.edit(album, changes: changes)
+        // The title as the edit left it: the album as the transaction found it, with the changes.
+        let title = (try? change.album.applying(changes))?.title ?? change.album.title
         report(
-            ChangeResult(command: "edit", step: command.text, id: album.id, position: position),
-            "Edited \(DisplayText.quoted(title)) (position \(position))")
+            ChangeResult(command: "edit", step: change.command.text, id: change.album.id, position: change.position),
+            "Edited \(DisplayText.quoted(title)) (position \(change.position))")
     }
 
     /// Prints a change's result: its JSON object with `--json`, else its line.

@@ -1,11 +1,11 @@
+import AlbumLibrary
 import ArgumentParser
 
-/// `albums delete ALBUM`.
-struct DeleteSubcommand: AlbumsSubcommand {
+/// `albums show ALBUM`.
+struct ShowSubcommand: AlbumsSubcommand {
     static let configuration = CommandConfiguration(
-        commandName: "delete",
-        abstract: "Delete an album.",
-        discussion: "'albums undo' brings it back, even in a later run."
+        commandName: "show",
+        abstract: "Show one album's details: title, artist, genre, year, cover and id."
     )
 
     @ParentCommand var root: AlbumsCommandLine
@@ -14,6 +14,6 @@ struct DeleteSubcommand: AlbumsSubcommand {
     var album: String
 
     func action() throws(UsageError) -> AlbumsAction {
-        .delete(try AlbumSelector(parsing: album, label: "ALBUM", command: Self.name))
+        .show(try AlbumReference(parsing: album, label: "ALBUM", command: Self.name))
     }
 }

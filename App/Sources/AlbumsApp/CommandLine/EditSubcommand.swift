@@ -19,7 +19,7 @@ struct EditSubcommand: AlbumsSubcommand {
 
     func action() throws(UsageError) -> AlbumsAction {
         let name = Self.name
-        let selector = try AlbumSelector(parsing: album, label: "ALBUM", command: name)
+        let selector = try AlbumReference(parsing: album, label: "ALBUM", command: name)
         var changes = AlbumChanges()
         changes.title = try fields.title.map { word throws(UsageError) in
             try ArgumentValue.text(word, field: "title", required: true, command: name)

@@ -33,8 +33,14 @@ import Testing
         var findings: [String] = []
         var sqlLiterals = 0
         for module in Self.modules {
-            let folder = ChildProcess.packageRoot.appendingPathComponent("Sources/\(module)")
-            guard let files = FileManager.default.enumerator(atPath: folder.path) else { continue }
+            let sources = ["AlbumsApp", "albums"].contains(module) ? "App/Sources" : "Sources"
+            let folder = ChildProcess.repositoryRoot.appendingPathComponent("\(sources)/\(module)")
+            guard FileManager.default.fileExists(atPath: folder.path),
+                let files = FileManager.default.enumerator(atPath: folder.path)
+            else {
+                findings.append("\(folder.path): no such folder (a module moved?)")
+                continue
+            }
             for case let file as String in files where file.hasSuffix(".swift") {
                 let source = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
                 let name = (file as NSString).lastPathComponent

@@ -29,12 +29,14 @@ struct ChildProcess {
         ]
         return candidates.compactMap { $0 }.first {
             FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("fuzz-stored-commands").path)
-        } ?? packageRoot.appendingPathComponent(".build/debug")
+        } ?? repositoryRoot.appendingPathComponent("App/.build/debug")
     }()
 
-    /// The package's root folder.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
+    /// The repository's root folder: the libraries' package, with the app's in App/ and the fuzz
+    /// corpora in Fuzz/ (this file is in App/Tests/ReliabilityTests/).
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Runs `product` (a built executable of this package, or an absolute path) with `arguments`.
     static func run(

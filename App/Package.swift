@@ -1,0 +1,85 @@
+// swift-tools-version: 6.2
+//
+// albums: the album-library application built on CommandKit (the package one folder up), with its
+// benchmarks and its black-box and reliability tests. A package of its own so that what the app
+// needs (swift-argument-parser, and swift-nio for `albums serve`) never reaches the resolution of
+// a package that uses the libraries (ARCHITECTURE.md, "Two packages").
+
+import PackageDescription
+
+let package = Package(
+    name: "albums",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .executable(name: "albums", targets: ["albums"]),
+        .executable(name: "command-bench", targets: ["command-bench"]),
+    ],
+    dependencies: [
+        // By path, with its name: a path dependency's identity is its folder's name otherwise,
+        // which is whatever the clone was called.
+        .package(name: "CommandKit", path: ".."),
+        // The albums command line: parsing, generated help, shell completion scripts.
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    ],
+    targets: [
+        // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
+        .target(
+            name: "AlbumsApp",
+            dependencies: [
+                kit("AlbumLibrary"), kit("SQLiteDatabase"), kit("LaunchKit"), kit("CommandKit"),
+                kit("CommandStore"), "CNcursesw", "CMallocInfo",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // Thin entry point: hands the process arguments to AlbumsApp.
+        .executableTarget(name: "albums", dependencies: ["AlbumsApp"]),
+        // Benchmarks (release build only): workloads of ../shared/bench/WORKLOAD.md and more.
+        .executableTarget(
+            name: "command-bench",
+            dependencies: [
+                kit("CommandKit"), kit("LaunchKit"), kit("SQLiteDatabase"), kit("CommandStore"),
+                kit("AlbumLibrary"), "CMallocInfo",
+            ]
+        ),
+        // glibc's <malloc.h> (not in the Glibc module): mallinfo2() for the benchmarks' heap-bytes lines,
+        // mallopt() for albums under an address-space limit (ResourceCheck).
+        .systemLibrary(name: "CMallocInfo"),
+        // No pkgConfig: ncursesw.pc's cflags carry -D_XOPEN_SOURCE=600, a flag SwiftPM
+        // prohibits (it warns on every build). The shim includes <ncursesw/curses.h> itself.
+        .systemLibrary(
+            name: "CNcursesw",
+            providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+        ),
+        // The argument parser under libFuzzer (../Scripts/fuzz.sh); plain builds replay inputs.
+        .executableTarget(name: "fuzz-cli-arguments", dependencies: ["AlbumsApp", kit("_FuzzSupport")]),
+
+        // Reliability and security suite: fuzz replays, damaged files, permissions, SQL safety (RELIABILITY.md).
+        .testTarget(
+            name: "ReliabilityTests",
+            dependencies: [
+                kit("SQLiteDatabase"), kit("CommandStore"), kit("CommandKit"), kit("AlbumLibrary"), "albums",
+                "fuzz-cli-arguments", kit("fuzz-stored-commands"), kit("fuzz-album-import"), kit("_TestSupport"),
+            ]
+        ),
+        // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
+        .testTarget(
+            name: "AlbumsAppTests",
+            dependencies: ["AlbumsApp", kit("AlbumLibrary"), kit("SQLiteDatabase"), "albums", kit("_TestSupport")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+/// A product of the CommandKit package (the libraries, one folder up).
+func kit(_ product: String) -> Target.Dependency {
+    .product(name: product, package: "CommandKit")
+}
+
+// The same strict settings as the libraries' (../Package.swift says why each is there).
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
+    settings.append(.treatWarning("ExplicitSendable", as: .error))
+    target.swiftSettings = settings
+}
