@@ -33,8 +33,8 @@ OUT="${OUT:-$ROOT/.build/bench-undo-$(date -u +%Y%m%dT%H%M%SZ).txt}"
 cd "$ROOT"
 echo "building command-bench (release)" >&2
 # With the trait, as every build here: without it SwiftPM rewrites Package.resolved without its pins.
-swift build -c release --product command-bench --traits ServiceLifecycleIntegration >&2
-BIN="$(swift build -c release --show-bin-path --traits ServiceLifecycleIntegration)/command-bench"
+swift build --package-path App -c release --product command-bench >&2
+BIN="$(swift build --package-path App -c release --show-bin-path)/command-bench"
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT

@@ -6,7 +6,7 @@
 #   Scripts/format.sh --lint    check only (exit 1 on any finding)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-paths=(Sources Tests Snippets Package.swift)
+paths=(Sources Tests Snippets Package.swift App/Sources App/Tests App/Package.swift)
 if [[ "${1:-}" == "--lint" ]]; then
     findings=$(swift format lint --recursive "${paths[@]}" 2>&1 || true)
     if [[ -n "$findings" ]]; then

@@ -14,9 +14,10 @@ Scripts/offline-mirrors.sh
 
 seconds="${1:-60}"
 shift || true
-# Every fuzz-* executable target Package.swift declares (spaces and line breaks removed first:
+# Every fuzz-* executable target the two manifests declare (spaces and line breaks removed first:
 # swift-format splits a long declaration over lines, and a line-based match lost stored-commands).
-mapfile -t all_targets < <(tr -d '\n ' < Package.swift | grep -o 'executableTarget(name:"fuzz-[a-z-]*"' | sed 's/.*"fuzz-//; s/"$//')
+declared() { tr -d '\n ' < "$1" | grep -o 'executableTarget(name:"fuzz-[a-z-]*"' | sed 's/.*"fuzz-//; s/"$//'; }
+mapfile -t all_targets < <(declared Package.swift; declared App/Package.swift)
 targets=("${@:-${all_targets[@]}}")
 # A corpus without its target means the list above lost one: fail rather than skip it quietly.
 for corpus in Fuzz/*/; do
@@ -24,12 +25,16 @@ for corpus in Fuzz/*/; do
     printf '%s\n' "${all_targets[@]}" | grep -qx "$name" || { echo "fuzz: Fuzz/$name has no fuzz-$name target" >&2; exit 1; }
 done
 
+# The package that declares fuzz-NAME: the libraries' (.) or the app's (App).
+package_of() { if declared Package.swift | grep -qx "$1"; then echo .; else echo App; fi; }
+binary_of() { echo "$(package_of "$1")/.build-fuzz/debug/fuzz-$1"; }
+
 for name in "${targets[@]}"; do
-    # The trait only keeps Package.resolved whole (a build without it prunes the server packages' pins).
-    swift build --product "fuzz-$name" --scratch-path .build-fuzz --traits ServiceLifecycleIntegration \
+    package="$(package_of "$name")"
+    swift build --package-path "$package" --product "fuzz-$name" --scratch-path "$package/.build-fuzz" \
         -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 \
         | grep -v -e '^\[' -e 'ld.gold: warning: Cannot export local symbol' || true
-    [ -x ".build-fuzz/debug/fuzz-$name" ] || { echo "fuzz: fuzz-$name did not build" >&2; exit 1; }
+    [ -x "$(binary_of "$name")" ] || { echo "fuzz: fuzz-$name did not build" >&2; exit 1; }
 done
 
 status=0
@@ -43,7 +48,7 @@ for name in "${targets[@]}"; do
     [ -f "Fuzz/$name/dictionary" ] && dictionary=(-dict="Fuzz/$name/dictionary")
     start=$(date +%s)
     # -timeout: one input running over 10 s is a hang, reported as a crash. -rss_limit_mb bounds memory.
-    if ".build-fuzz/debug/fuzz-$name" "$out/corpus" "Fuzz/$name/corpus" \
+    if "$(binary_of "$name")" "$out/corpus" "Fuzz/$name/corpus" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$out/" "${dictionary[@]}" >"$log" 2>&1; then
         result=ok

@@ -9,9 +9,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 Scripts/offline-mirrors.sh
 
 seconds="${1:-600}"
-swift build --build-tests -Xswiftc -warnings-as-errors --traits ServiceLifecycleIntegration 2>&1 | grep -v -e '^\[' -e 'Cannot export local symbol' || true
+swift build --package-path App --build-tests -Xswiftc -warnings-as-errors 2>&1 | grep -v -e '^\[' -e 'Cannot export local symbol' || true
 start=$(date +%s)
-RELIABILITY_LONG=1 swift test --skip-build --traits ServiceLifecycleIntegration \
+RELIABILITY_LONG=1 swift test --package-path App --skip-build \
     --filter 'DamagedStoreTests|DamagedLibraryTests|ConcurrentWritersTests' 2>&1 \
     | grep -E 'DamagedStoreTests:|DamagedLibraryTests:|ConcurrentWritersTests:|✘|Test run'
 echo "reliability-long: tests took $(( $(date +%s) - start ))s"
