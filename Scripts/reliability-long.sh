@@ -11,8 +11,8 @@ Scripts/offline-mirrors.sh
 seconds="${1:-600}"
 swift build --package-path App --build-tests -Xswiftc -warnings-as-errors 2>&1 | grep -v -e '^\[' -e 'Cannot export local symbol' || true
 start=$(date +%s)
-RELIABILITY_LONG=1 swift test --package-path App --skip-build \
-    --filter 'DamagedStoreTests|DamagedLibraryTests|ConcurrentWritersTests' 2>&1 \
+RELIABILITY_LONG=1 SELECTOR_RACE_ROUNDS=100 swift test --package-path App --skip-build \
+    --filter 'DamagedStoreTests|DamagedLibraryTests|ConcurrentWritersTests|SelectorRaceTests' 2>&1 \
     | grep -E 'DamagedStoreTests:|DamagedLibraryTests:|ConcurrentWritersTests:|✘|Test run'
 echo "reliability-long: tests took $(( $(date +%s) - start ))s"
 Scripts/fuzz.sh "$seconds"
