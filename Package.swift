@@ -93,7 +93,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LaunchKitServiceLifecycleTests",
-            dependencies: ["LaunchKitServiceLifecycle", "LaunchKit"]
+            dependencies: ["LaunchKitServiceLifecycle", "LaunchKit", "TestSupport"]
                 + serviceLifecycleProducts([
                     "ServiceLifecycle", "ServiceLifecycleTestKit", "Logging", "InMemoryLogging",
                 ])

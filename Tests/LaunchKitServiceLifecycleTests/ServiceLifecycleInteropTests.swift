@@ -5,6 +5,7 @@ import LaunchKitServiceLifecycle
 import Logging
 import ServiceLifecycle
 import Synchronization
+import TestSupport
 import Testing
 
 /// Records what services do, in order, from any task.
@@ -34,15 +35,6 @@ struct RecordingService: Service {
 
 struct ServiceCrashed: Error, CustomStringConvertible {
     var description: String { "crashed" }
-}
-
-/// Polls until a condition holds, for at most 10 s.
-func eventually(_ condition: @Sendable () -> Bool) async throws {
-    for _ in 0..<2_000 {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-    Issue.record("condition never held")
 }
 
 let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })

@@ -1,5 +1,6 @@
 import LaunchKit
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite struct FailureTests {

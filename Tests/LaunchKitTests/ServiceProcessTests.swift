@@ -24,7 +24,7 @@ import Darwin
             child.send(SIGINT)
 
             // Then what is left is cancelled at once, and the database is still stopped
-            try await child.expectExited(with: 0, within: 5)
+            try await child.expectExited(with: 0)
             let lines = child.lines
             #expect(lines.contains("escalated: second SIGINT"))
             #expect(lines.contains("report stop http: cancelled (escalated)"))
@@ -44,7 +44,7 @@ import Darwin
 
             child.send(SIGTERM)
 
-            try await child.expectExited(with: 0, within: 5)
+            try await child.expectExited(with: 0)
             let tearDowns = child.lines.filter { $0.hasPrefix("teardown ") }
             #expect(tearDowns == ["teardown cache", "teardown database", "teardown config"])
             #expect(child.lines.contains("report teardown cache: time limit exceeded (0.3 seconds)"))
@@ -58,7 +58,7 @@ import Darwin
         try await FixtureChild.running(arguments: ["--scenario", "service-dies"]) { child in
 
             // No signal: http fails on its own 200 ms after it is ready.
-            try await child.expectExited(with: 1, within: 5)
+            try await child.expectExited(with: 1)
             let lines = child.lines
             #expect(lines.contains("ready"))
             #expect(lines.contains("shutdown cause: service 'http' failed: listener closed"))
@@ -76,7 +76,7 @@ import Darwin
 
             child.send(signal)
 
-            try await child.expectExited(with: 128 + signal, within: 5)
+            try await child.expectExited(with: 128 + signal)
             let lines = child.lines
             #expect(!lines.contains("ready"))
             #expect(lines.contains("teardown config"))

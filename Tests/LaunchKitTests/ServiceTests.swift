@@ -1,4 +1,5 @@
 import LaunchKit
+import TestSupport
 import Testing
 
 /// A service that records its life and stops when asked.

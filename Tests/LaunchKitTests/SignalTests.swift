@@ -187,7 +187,7 @@ import Darwin
 /// or at ``timeout``.
 final class FixtureChild: Sendable {
     /// How long a fixture may run before it is killed: a case takes well under a second.
-    static let timeout = Duration.seconds(120)
+    static let timeout = Patience.childProcess
 
     private let process: Process
     private let pipe: Pipe
@@ -216,9 +216,11 @@ final class FixtureChild: Sendable {
         _ = kill(process.processIdentifier, signal)
     }
 
-    /// Waits (at most 10 s) until the output satisfies `condition`; throws with the output otherwise.
+    /// Waits (at most ``Patience/condition``) until the output satisfies `condition`; throws with
+    /// the output otherwise.
     func waitFor(_ what: String, _ condition: @Sendable (String) -> Bool) async throws {
-        for _ in 0..<1_000 {
+        let deadline = ContinuousClock.now + Patience.condition
+        while ContinuousClock.now < deadline {
             if condition(output) { return }
             if !process.isRunning, condition(output) == false {
                 try await Task.sleep(for: .milliseconds(50))  // let the last output arrive
@@ -230,28 +232,29 @@ final class FixtureChild: Sendable {
         throw FixtureFailure(description: "timed out waiting for \(what); output:\n\(output)")
     }
 
-    /// Expects the child to die of `signal` within 5 s.
+    /// Expects the child to die of `signal` (waiting at most ``Patience/condition``).
     func expectKilled(by signal: Int32, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        for _ in 0..<500 where process.isRunning {
+        let deadline = ContinuousClock.now + Patience.condition
+        while process.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
         guard !process.isRunning else {
-            Issue.record("still running 5 s after signal \(signal); output:\n\(output)", sourceLocation: sourceLocation)
+            Issue.record("still running after signal \(signal); output:\n\(output)", sourceLocation: sourceLocation)
             return
         }
         #expect(process.terminationReason == .uncaughtSignal, "output:\n\(output)", sourceLocation: sourceLocation)
         #expect(process.terminationStatus == signal, "output:\n\(output)", sourceLocation: sourceLocation)
     }
 
-    /// Expects the child to exit normally with `status` within `seconds`.
-    func expectExited(
-        with status: Int32, within seconds: Int = 5, sourceLocation: SourceLocation = #_sourceLocation
-    ) async throws {
-        for _ in 0..<(seconds * 100) where process.isRunning {
+    /// Expects the child to exit normally with `status` (waiting at most ``Patience/condition``:
+    /// what "at once" is tested against is an hour-long drain, never seconds).
+    func expectExited(with status: Int32, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let deadline = ContinuousClock.now + Patience.condition
+        while process.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(10))
         }
         guard !process.isRunning else {
-            Issue.record("still running after \(seconds) s; output:\n\(output)", sourceLocation: sourceLocation)
+            Issue.record("still running; output:\n\(output)", sourceLocation: sourceLocation)
             return
         }
         try await Task.sleep(for: .milliseconds(50))  // let the last output arrive

@@ -1,4 +1,5 @@
 import LaunchKit
+import TestSupport
 import Testing
 
 @Suite struct TearDownTests {

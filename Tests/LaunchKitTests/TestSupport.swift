@@ -137,16 +137,6 @@ struct Boom: Error, CustomStringConvertible {
     var description: String { "boom" }
 }
 
-/// Polls a condition until it holds (for waiting on other tasks to reach a point; not a timing
-/// assertion). Gives up after about 10 seconds so a broken test fails instead of hanging.
-func eventually(_ condition: @Sendable () -> Bool) async throws {
-    for _ in 0..<2_000 {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-    Issue.record("condition never held")
-}
-
 /// A command whose work is recorded, for scheduling tests.
 func recording(
     _ id: LaunchID,

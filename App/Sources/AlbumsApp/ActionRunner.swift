@@ -38,7 +38,8 @@ struct ActionRunner {
         case .delete(let album):
             let change = try session.delete(album)
             report(
-                ChangeResult(command: "delete", step: change.command.text, id: change.album.id, position: change.position),
+                ChangeResult(
+                    command: "delete", step: change.command.text, id: change.album.id, position: change.position),
                 "Deleted \(DisplayText.quoted(change.album.title)) (position \(change.position))")
         case .undo(let count):
             let texts = try session.undo(count: count).map(\.text)

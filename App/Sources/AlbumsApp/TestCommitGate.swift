@@ -6,7 +6,7 @@ import SQLiteDatabase
 ///
 /// When `ALBUMS_TEST_COMMIT_GATE` names a folder, each commit of the library's connection first
 /// creates `waiting-<pid>` in that folder, then waits, holding the write lock, until a file named
-/// `go` appears there (at most a minute). A test can thus stop one `albums` process inside its
+/// `go` appears there (at most ten minutes). A test can thus stop one `albums` process inside its
 /// transaction, start another against the same library, and let the first commit when it chooses:
 /// the order of the two transactions is then the test's, not the scheduler's. Without the variable
 /// nothing is installed.
@@ -21,7 +21,7 @@ enum TestCommitGate {
         let go = URL(fileURLWithPath: folder).appendingPathComponent("go").path
         database.setCommitHook {
             _ = FileManager.default.createFile(atPath: waiting, contents: nil)
-            let deadline = ContinuousClock.now + .seconds(60)
+            let deadline = ContinuousClock.now + .seconds(600)
             while !FileManager.default.fileExists(atPath: go), ContinuousClock.now < deadline {
                 usleep(2_000)
             }

@@ -375,7 +375,7 @@ import Testing
                     "python3", "-c",
                     "import sqlite3; c = sqlite3.connect('\(path)'); c.execute('create table notes (t text)'); c.execute(\"insert into notes values ('x')\"); c.commit()",
                 ]
-                let exit = try await ProcessExit.run(made, timeout: .seconds(60))
+                let exit = try await ProcessExit.run(made, timeout: Patience.childProcess)
                 try #require(!exit.timedOut && made.terminationStatus == 0)
             default:
                 try Data("SQLite format 3\0".utf8 + Data(repeating: 7, count: 40)).write(to: URL(fileURLWithPath: path))

@@ -101,7 +101,7 @@ import Darwin
             let before = try await albums.snapshot()
             let identity = Self.identity(path)
             // The timeout only turns a regression (a read that blocks on the FIFO) into a failure.
-            let result = try await albums("import", path, timeout: 30)
+            let result = try await albums("import", path)
             #expect(!result.timedOut, "\(result)")
             #expect(result.status == 1, "\(result)")
             #expect(result.output.isEmpty, "\(result)")
@@ -118,7 +118,7 @@ import Darwin
             let path = try thing.make(in: folder)
             let before = try await albums.snapshot()
             let identity = Self.identity(path)
-            let result = try await albums("export", path, timeout: 30)
+            let result = try await albums("export", path)
             #expect(!result.timedOut, "\(result)")
             #expect(result.status == 1, "\(result)")
             #expect(result.output.isEmpty, "\(result)")
@@ -141,7 +141,7 @@ import Darwin
             try #require(chmod(path, 0) == 0)
             defer { _ = chmod(path, 0o600) }
             let before = try await albums.snapshot()
-            let result = try await albums("import", path, timeout: 30)
+            let result = try await albums("import", path)
             #expect(result.status == 1, "\(result)")
             #expect(result.error == "albums: cannot import \(path): permission denied\n", "\(result)")
             #expect(try await albums.snapshot() == before)
@@ -156,10 +156,10 @@ import Darwin
             try Data(#"[{"title": "Linked", "artist": "A"}]"#.utf8).write(to: URL(fileURLWithPath: file))
             let link = folder.appendingPathComponent("link.json").path
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
-            let imported = try await albums("import", link, timeout: 30)
+            let imported = try await albums("import", link)
             #expect(imported.status == 0, "\(imported)")
             #expect(imported.output == "Imported 1 album (position 6)\n", "\(imported)")
-            let exported = try await albums("export", link, timeout: 30)
+            let exported = try await albums("export", link)
             #expect(exported.status == 0, "\(exported)")
             #expect(try String(contentsOfFile: link, encoding: .utf8).contains("\"Linked\""))
             #expect(try String(contentsOfFile: file, encoding: .utf8) == #"[{"title": "Linked", "artist": "A"}]"#)
@@ -172,7 +172,7 @@ import Darwin
             let path = folder.appendingPathComponent("empty.json").path
             _ = FileManager.default.createFile(atPath: path, contents: Data())
             let before = try await albums.snapshot()
-            let result = try await albums("import", path, timeout: 30)
+            let result = try await albums("import", path)
             #expect(result.status == 1, "\(result)")
             #expect(result.error.hasPrefix("albums: \(path): not valid JSON"), "\(result)")
             #expect(try await albums.snapshot() == before)

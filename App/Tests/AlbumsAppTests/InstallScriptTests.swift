@@ -51,7 +51,7 @@ import Darwin
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
-        let exit = try await ProcessExit.run(process, timeout: .seconds(120))
+        let exit = try await ProcessExit.run(process, timeout: Patience.childProcess)
         try output.close()
         try error.close()
         let result = AlbumsProcess.Result(

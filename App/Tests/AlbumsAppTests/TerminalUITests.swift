@@ -1,5 +1,6 @@
 import AlbumLibrary
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -164,8 +165,8 @@ struct TerminalUITests {
         var gated = AlbumsProcess(database: database)
         gated.environment["ALBUMS_TEST_COMMIT_GATE"] = gate.path
         async let adding = gated("add", "--title", "Gated", "--artist", "Other")
-        for _ in 0..<600 where (try? FileManager.default.contentsOfDirectory(atPath: gate.path))?.isEmpty ?? true {
-            try await Task.sleep(for: .milliseconds(10))
+        try await eventually("the add waiting at its commit") {
+            !((try? FileManager.default.contentsOfDirectory(atPath: gate.path))?.isEmpty ?? true)
         }
         try await tmux.send("u")
         try await Task.sleep(for: .milliseconds(600))

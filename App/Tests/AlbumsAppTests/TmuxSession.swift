@@ -16,9 +16,9 @@ final class TmuxSession {
     let socket = "albums-e2e-\(UUID().uuidString.prefix(8))"
     let name = "albums"
 
-    /// How long one tmux client command may take before it is killed (sanitized builds on a loaded
-    /// machine are slow; a client normally ends in milliseconds).
-    static let clientTimeout = Duration.seconds(30)
+    /// How long one tmux client command may take before it is killed (it normally ends in
+    /// milliseconds; the bound only catches a hang).
+    static let clientTimeout = Patience.childProcess
 
     /// A tmux client still running at ``clientTimeout`` (killed then).
     struct ClientFailure: Error, CustomStringConvertible {
@@ -103,7 +103,8 @@ final class TmuxSession {
     /// The pid of the albums process (the child of the pane's shell).
     func programPID() async throws -> pid_t? {
         let shell = try await pane("#{pane_pid}")
-        for _ in 0..<100 {
+        let deadline = ContinuousClock.now + Patience.condition
+        while ContinuousClock.now < deadline {
             let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
             if let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) { return pid }
             try? await Task.sleep(for: .milliseconds(50))
@@ -120,8 +121,8 @@ final class TmuxSession {
         try await tmux(["capture-pane", "-p", "-t", name] + (escapes ? ["-e"] : [])).output
     }
 
-    /// Waits until the screen satisfies `condition` (up to thirty seconds: sanitized builds on a
-    /// loaded machine are slow) and returns it.
+    /// Waits until the screen satisfies `condition` (up to ``Patience/condition``: a hang, not
+    /// slowness, is what the bound catches) and returns it.
     @discardableResult
     func waitForScreen(
         _ what: String,
@@ -130,7 +131,8 @@ final class TmuxSession {
         _ condition: (String) -> Bool
     ) async throws -> String {
         var last = ""
-        for _ in 0..<600 {
+        let deadline = ContinuousClock.now + Patience.condition
+        while ContinuousClock.now < deadline {
             last = try await screen(escapes: escapes)
             if condition(last) { return last }
             try? await Task.sleep(for: .milliseconds(50))
@@ -147,7 +149,8 @@ final class TmuxSession {
 
     /// Waits for the program to end and returns its exit status ("0"; "143" after SIGTERM).
     func waitUntilExit(sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        for _ in 0..<200 {
+        let deadline = ContinuousClock.now + Patience.condition
+        while ContinuousClock.now < deadline {
             if let text = try? String(contentsOfFile: statusPath, encoding: .utf8), text.hasSuffix("\n") {
                 return text.trimmingCharacters(in: .whitespacesAndNewlines)
             }

@@ -1,10 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The built `albums` binary on one library file, run as a user would, with a deadline.
 struct AlbumsCLI {
     let database: String
-    var timeout: TimeInterval = 30
+    /// Only catches a hang (``Patience``).
+    var timeout: TimeInterval = Patience.childProcessSeconds
 
     /// Runs `albums --db <database> <arguments>`.
     func run(

@@ -84,7 +84,7 @@ import Testing
     func importOfAnUnreadableSourceFailsClearlyWithoutWaiting(source: String) async throws {
         let work = try ChildProcess.makeFolder("cli-import")
         defer { try? FileManager.default.removeItem(at: work) }
-        let cli = AlbumsCLI(database: work.path + "/library.db", timeout: 20)
+        let cli = AlbumsCLI(database: work.path + "/library.db")
         #expect(try await cli("list").status == 0)
         let before = try await cli("export").output
         let result = try await cli("import", source)

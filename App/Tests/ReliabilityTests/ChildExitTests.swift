@@ -40,10 +40,10 @@ import Darwin
     }
 
     @Test func anExitStatusAndASignalAreTold() async throws {
-        let exited = try await ChildExit(of: Self.spawn("exit 3"), timeout: .seconds(60))
+        let exited = try await ChildExit(of: Self.spawn("exit 3"), timeout: Patience.childProcess)
         #expect(exited == ChildExit(status: 3, wasSignaled: false, timedOut: false))
         #expect(exited.shellStatus == 3)
-        let signaled = try await ChildExit(of: Self.spawn("kill -TERM $$"), timeout: .seconds(60))
+        let signaled = try await ChildExit(of: Self.spawn("kill -TERM $$"), timeout: Patience.childProcess)
         #expect(signaled == ChildExit(status: SIGTERM, wasSignaled: true, timedOut: false))
         #expect(signaled.shellStatus == 128 + SIGTERM)
     }

@@ -44,7 +44,7 @@ struct ChildProcess {
         _ arguments: [String],
         input: Data = Data(),
         environment: [String: String] = [:],
-        timeout: TimeInterval = 30
+        timeout: TimeInterval = Patience.childProcessSeconds
     ) async throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "reliability-io-\(UUID().uuidString)")

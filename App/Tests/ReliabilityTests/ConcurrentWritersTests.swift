@@ -27,7 +27,7 @@ import Testing
     @Test func concurrentAddsAreEachAppliedOnceAndRecordedOnce() async throws {
         let folder = try ChildProcess.makeFolder("concurrent")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
+        let cli = AlbumsCLI(database: folder.path + "/library.db")
         #expect(try await cli("list").status == 0)  // creates the library
         let baseline = try JSONDecoder().decode([Export].self, from: Data(try await cli("export").output.utf8)).count
         let writers = Self.isLong ? 4 : 3
@@ -91,7 +91,7 @@ import Testing
     @Test func aWriterThatCannotGetTheLockSaysSo() async throws {
         let folder = try ChildProcess.makeFolder("locked")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
+        let cli = AlbumsCLI(database: folder.path + "/library.db")
         #expect(try await cli("list").status == 0)
         let holder = try Database.openStore(path: cli.database, schemas: [])
         try holder.execute("BEGIN IMMEDIATE")

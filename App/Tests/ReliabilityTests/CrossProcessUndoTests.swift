@@ -39,7 +39,7 @@ import Testing
 
         /// Waits until a gated process is inside its transaction, about to commit.
         func waitUntilSomeoneWaits() async throws {
-            let deadline = ContinuousClock.now + .seconds(30)
+            let deadline = ContinuousClock.now + Patience.condition
             while ContinuousClock.now < deadline {
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
                 if names.contains(where: { $0.hasPrefix("waiting-") }) { return }
@@ -75,7 +75,7 @@ import Testing
     @Test func anUndoWaitingForAnImportUndoesExactlyTheImportAndSaysSo() async throws {
         let folder = try ChildProcess.makeFolder("undo-vs-import")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
+        let cli = AlbumsCLI(database: folder.path + "/library.db")
         #expect(try await cli("add", "--title", "Mine", "--artist", "A").status == 0)
         let file = folder.appendingPathComponent("import.json")
         try AlbumsCLI.importFile(count: 300, prefix: "Imported").write(to: file)
@@ -106,7 +106,7 @@ import Testing
     @Test func twoUndosInTwoProcessesUndoThreeStepsInAll() async throws {
         let folder = try ChildProcess.makeFolder("undo-vs-undo")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
+        let cli = AlbumsCLI(database: folder.path + "/library.db")
         for title in ["One", "Two", "Three"] {
             #expect(try await cli("add", "--title", title, "--artist", "A").status == 0)
         }
@@ -130,7 +130,7 @@ import Testing
     @Test func aRedoWaitingForAPushFindsTheTailGone() async throws {
         let folder = try ChildProcess.makeFolder("redo-vs-push")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
+        let cli = AlbumsCLI(database: folder.path + "/library.db")
         #expect(try await cli("add", "--title", "Undone", "--artist", "A").status == 0)
         #expect(try await cli("undo").status == 0)
         let gate = try Gate(in: folder)
@@ -151,7 +151,7 @@ import Testing
     @Test func anAddWaitingForADeleteAppendsAtTheCommittedEnd() async throws {
         let folder = try ChildProcess.makeFolder("add-vs-delete")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
+        let cli = AlbumsCLI(database: folder.path + "/library.db")
         #expect(try await cli("list").status == 0)
         let gate = try Gate(in: folder)
         async let deleting = cli.run(["delete", "1"], environment: gate.environment)
@@ -177,7 +177,7 @@ import Testing
         print("CrossProcessUndoTests: seed \(seed) (replay with CROSS_PROCESS_SEED=\(seed))")
         let folder = try ChildProcess.makeFolder("cross-process-random")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
+        let cli = AlbumsCLI(database: folder.path + "/library.db")
         #expect(try await cli("list").status == 0)
         for size in 1...3 {
             try AlbumsCLI.importFile(count: size, prefix: "Batch \(size)")

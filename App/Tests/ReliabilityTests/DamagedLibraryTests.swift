@@ -102,7 +102,7 @@ import Testing
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let path = folder + "/library.db"
-            let cli = AlbumsCLI(database: path, timeout: 30)
+            let cli = AlbumsCLI(database: path)
             try damage.write(at: path)
             let context = "seed \(Self.seed), \(damage.name)"
             for arguments in Self.readCommands {

@@ -14,7 +14,7 @@ import Testing
         var inputs = [fuzz.appendingPathComponent("corpus").path]
         let crashers = fuzz.appendingPathComponent("crashers").path
         if FileManager.default.fileExists(atPath: crashers) { inputs.append(crashers) }
-        let result = try await ChildProcess.run("fuzz-\(target)", inputs, timeout: 120)
+        let result = try await ChildProcess.run("fuzz-\(target)", inputs)
         #expect(!result.timedOut && !result.wasSignaled && result.status == 0, "\(result)")
         #expect(result.output.contains("replayed"), "\(result)")
         let seeds = try FileManager.default.contentsOfDirectory(atPath: inputs[0]).count

@@ -18,7 +18,7 @@ import Glibc
 
     /// Runs `script` with `/bin/sh`, `$0` the albums binary and `$@` the arguments.
     static func shell(
-        _ script: String, _ arguments: [String], timeout: TimeInterval = 30
+        _ script: String, _ arguments: [String], timeout: TimeInterval = Patience.childProcessSeconds
     ) async throws -> ChildProcess.Result {
         try await ChildProcess.run("/bin/sh", ["-c", script, albumsPath] + arguments, timeout: timeout)
     }
@@ -26,7 +26,7 @@ import Glibc
     /// A library of the five defaults and `count` imported albums in a new folder.
     static func makeLibrary(_ label: String, count: Int = 20) async throws -> (folder: URL, cli: AlbumsCLI) {
         let folder = try ChildProcess.makeFolder(label)
-        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 30)
+        let cli = AlbumsCLI(database: folder.path + "/library.db")
         let seed = folder.appendingPathComponent("seed.json")
         try AlbumsCLI.importFile(count: count).write(to: seed)
         let imported = try await cli("import", seed.path)
@@ -192,7 +192,7 @@ import Glibc
             (["--db", cli.database, "export", socketPath], "it is a socket, not a regular file"),
         ]
         for (arguments, message) in cases {
-            let result = try await ChildProcess.run("albums", arguments, timeout: 10)
+            let result = try await ChildProcess.run("albums", arguments)
             Self.expectOneLineFailure(result, containing: message, "\(arguments)")
         }
         #expect(try FolderSnapshot(folder.path) == before)
@@ -289,8 +289,7 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try FolderSnapshot(folder.path)
         let result = try await Self.shell(
-            "yes '[' | /usr/bin/time -f '%M' \"$0\" \"$@\" 2>&1 >/dev/null", ["--db", cli.database, "import", "-"],
-            timeout: 120)
+            "yes '[' | /usr/bin/time -f '%M' \"$0\" \"$@\" 2>&1 >/dev/null", ["--db", cli.database, "import", "-"])
         #expect(!result.timedOut && !result.wasSignaled, "\(result)")
         let lines = result.output.split(separator: "\n")
         #expect(lines.first?.hasPrefix("albums: cannot read standard input: more than 128 MiB") == true, "\(result)")
@@ -311,10 +310,9 @@ import Glibc
         #expect(FileManager.default.createFile(atPath: sparse, contents: Data("[".utf8)))
         #expect(truncate(sparse, 1 << 30) == 0)
         let before = try FolderSnapshot(folder.path)
-        let started = ContinuousClock.now
         let result = try await cli("import", sparse)
+        // The size is the one a stat gives before any read (reading stops at 128 MiB otherwise).
         Self.expectOneLineFailure(result, containing: "it holds 1 GiB, more than the 128 MiB albums imports", "sparse")
-        #expect(ContinuousClock.now - started < .seconds(10), "the sparse file was read")
         #expect(try FolderSnapshot(folder.path) == before)
     }
 
@@ -375,8 +373,7 @@ import Glibc
             let before = try FolderSnapshot(folder.path)
             let result = try await ChildProcess.run(
                 "/usr/bin/prlimit",
-                ["--as=\(kilobytes * 1024)", Self.albumsPath, "--db", cli.database, "import", file.path],
-                timeout: 120)
+                ["--as=\(kilobytes * 1024)", Self.albumsPath, "--db", cli.database, "import", file.path])
             #expect(!result.timedOut && !result.wasSignaled, "ulimit -v \(kilobytes): \(result)")
             if result.status == 0 {
                 outcomes.append("\(kilobytes): imported")
@@ -488,7 +485,7 @@ import Glibc
             let path = folder.path + "/copy.db"
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             try copy.write(to: URL(fileURLWithPath: path))
-            let result = try await ChildProcess.run("albums", ["--db", path, "list"], timeout: 30)
+            let result = try await ChildProcess.run("albums", ["--db", path, "list"])
             #expect(!result.timedOut && !result.wasSignaled, "\(name): \(result)")
             if result.status != 0 {
                 refused += 1
@@ -516,7 +513,7 @@ import Glibc
     @Test func writesStayOutOfALargeLibraryDamagedBehindAlbumsBack() async throws {
         let folder = try ChildProcess.makeFolder("large-damage")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let cli = AlbumsCLI(database: folder.path + "/library.db", timeout: 60)
+        let cli = AlbumsCLI(database: folder.path + "/library.db")
         let seed = folder.appendingPathComponent("seed.json")
         try AlbumsCLI.importFile(count: 16_000, padding: 200).write(to: seed)
         #expect(try await cli("import", seed.path).status == 0)

@@ -43,8 +43,7 @@ import Glibc
             [
                 "--fsize=\(limit):\(limit)", "--", "/bin/sh", "-c", "trap '' XFSZ; exec \"$0\" \"$@\"", albums, "--db",
                 cli.database,
-            ] + arguments,
-            timeout: 60
+            ] + arguments
         )
     }
 

@@ -50,7 +50,9 @@ import Testing
             let name = selector == "title" ? target.title : selector == "id" ? target.id : "\(target.position)"
             let results = try await Self.parallel(
                 [{ try await cli("--json", "delete", name) }]
-                    + (0..<3).map { index in { try await cli("add", "--title", "New \(index)", "--artist", "Racer", "--at", "1") } }
+                    + (0..<3).map { index in
+                        { try await cli("add", "--title", "New \(index)", "--artist", "Racer", "--at", "1") }
+                    }
             )
             for result in results.dropFirst() { #expect(result.status == 0, "\(result)") }
             let deleted = try Self.printed(results[0], "delete \(name)")
@@ -59,8 +61,10 @@ import Testing
             // What the name meant when the delete's transaction ran: by title or id always the
             // target; by position 4, what was fourth after the adds committed before it (each at 1).
             let meant =
-                selector != "position" ? target.title
-                : addsBefore >= 4 ? String(steps[0].dropFirst("Add “".count).dropLast()) : original[3 - addsBefore].title
+                selector != "position"
+                ? target.title
+                : addsBefore >= 4
+                    ? String(steps[0].dropFirst("Add “".count).dropLast()) : original[3 - addsBefore].title
             #expect(deleted.step == "Delete “\(meant)”", "\(deleted), steps \(steps)")
             #expect(deleted.position == (selector == "position" ? 4 : target.position + addsBefore), "\(deleted)")
             if selector != "position" { #expect(deleted.id == target.id, "\(deleted)") }
@@ -79,7 +83,9 @@ import Testing
             let target = original[2]
             let results = try await Self.parallel(
                 [{ try await cli("--json", "edit", target.id, "--title", "Renamed") }]
-                    + (0..<3).map { index in { try await cli("add", "--title", "New \(index)", "--artist", "Racer", "--at", "1") } }
+                    + (0..<3).map { index in
+                        { try await cli("add", "--title", "New \(index)", "--artist", "Racer", "--at", "1") }
+                    }
             )
             let edited = try Self.printed(results[0], "edit")
             let steps = try await Self.steps(cli)
@@ -108,7 +114,7 @@ import Testing
             let path = folder.appendingPathComponent("round-\(round).sqlite").path
             try FileManager.default.copyItem(atPath: template, toPath: path)
             // A generous deadline: four debug processes queue on one write lock on a busy machine.
-            try await body(original, AlbumsCLI(database: path, timeout: 120))
+            try await body(original, AlbumsCLI(database: path))
         }
     }
 
@@ -138,7 +144,9 @@ import Testing
         try #require(result.status == 0, "\(result)")
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
         return rows.map {
-            Row(id: $0["id"] as? String ?? "", title: $0["title"] as? String ?? "", position: $0["position"] as? Int ?? 0)
+            Row(
+                id: $0["id"] as? String ?? "", title: $0["title"] as? String ?? "",
+                position: $0["position"] as? Int ?? 0)
         }
     }
 
