@@ -19,7 +19,9 @@ let package = Package(
         .library(name: "CommandStore", targets: ["CommandStore"]),
         .library(name: "AlbumLibrary", targets: ["AlbumLibrary"]),
         .library(name: "LaunchKitServiceLifecycle", targets: ["LaunchKitServiceLifecycle"]),
-        // For the app package's tests only (App/): underscored, not API, no stability promised.
+        // For the app's package (App/) only: underscored, not API, no stability promised. The lock
+        // the whole repository uses (ARCHITECTURE.md, "Locks"), and the tests' helpers.
+        .library(name: "_Locking", targets: ["Locking"]),
         .library(name: "_TestSupport", targets: ["TestSupport"]),
         .library(name: "_FuzzSupport", targets: ["FuzzSupport"]),
         .executable(name: "fuzz-stored-commands", targets: ["fuzz-stored-commands"]),
@@ -37,7 +39,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.14.0"),
     ],
     targets: [
-        // The package's one lock (ARCHITECTURE.md, "Locks"): shared internals, no product.
+        // The repository's one lock (ARCHITECTURE.md, "Locks"): shared internals.
         .target(name: "Locking"),
         // The pattern: Command, Invoker, Invocation, Target-Action, CommandQueue, undo engine.
         .target(name: "CommandKit", dependencies: ["Locking"]),

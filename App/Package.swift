@@ -27,7 +27,7 @@ let package = Package(
             name: "AlbumsApp",
             dependencies: [
                 kit("AlbumLibrary"), kit("SQLiteDatabase"), kit("LaunchKit"), kit("CommandKit"),
-                kit("CommandStore"), "CNcursesw", "CMallocInfo",
+                kit("CommandStore"), kit("_Locking"), "CNcursesw", "CMallocInfo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
         // Thin entry point: hands the process arguments to AlbumsApp.

@@ -1,7 +1,7 @@
 import AlbumLibrary
 import CommandKit
 public import Foundation
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
 import Glibc
@@ -98,7 +98,7 @@ public struct Console: Sendable {
     }
 
     /// The first failed write to the process's standard output.
-    private static let standardOutputFailure = Mutex<String?>(nil)
+    private static let standardOutputFailure = LockedState<String?>(nil)
 
     /// Writes every byte of `text` to a file descriptor, retrying short and interrupted writes.
     ///
