@@ -11,6 +11,9 @@
 # install the debug build this way: the release build takes minutes). A relative PREFIX or
 # ALBUMS_INSTALL_BINARY is taken from the folder the script is run in.
 set -euo pipefail
+# Nothing installed is writable by group or others, whatever the caller's umask (a world-writable
+# file on a PATH is anyone's program); a stricter umask stays as it is.
+umask "$(printf '%03o' $(( 0$(umask) | 022 )))"
 
 fail() {
     echo "install: $1" >&2

@@ -32,11 +32,14 @@ import Darwin
     /// Runs `bash Scripts/install.sh` in `folder` with `environment` (PATH, PREFIX, …) on top of the
     /// test's own, the debug `albums` as the binary unless `environment` names another.
     static func install(
-        in folder: URL, _ environment: [String: String], sourceLocation: SourceLocation = #_sourceLocation
+        in folder: URL, _ environment: [String: String], umask: String? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) async throws -> AlbumsProcess.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [repositoryRoot.appendingPathComponent("Scripts/install.sh").path]
+        let script = repositoryRoot.appendingPathComponent("Scripts/install.sh").path
+        // With `umask`, the script runs under that umask, as from a shell that set it.
+        process.arguments = umask.map { ["-c", "umask \($0) && exec /bin/bash \"$0\"", script] } ?? [script]
         process.currentDirectoryURL = folder
         var merged = ProcessInfo.processInfo.environment
         merged["ALBUMS_INSTALL_BINARY"] = AlbumsProcess.executable.path
@@ -115,6 +118,28 @@ import Darwin
             lines.first == "install: \(version.output.trimmingCharacters(in: .newlines)) in \(binary.path), "
                 + "completions under \(prefix.path)/share")
         #expect(lines.count == 2 && lines[1].hasPrefix("install: \(prefix.path)/bin is not on your PATH"), "\(result)")
+    }
+
+    /// Under `umask 000` (a shell that set it), nothing installed is writable by others: a
+    /// world-writable folder or completion script on a PATH would be anyone's program. A stricter
+    /// umask is kept for what the script creates.
+    @Test(arguments: [("000", 0o755, 0o644), ("077", 0o700, 0o600)])
+    func theCallersUmaskNeverMakesAnInstalledFileWritableByOthers(umask: String, folderMode: Int, fileMode: Int)
+        async throws
+    {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let prefix = folder.appendingPathComponent("prefix")
+        let result = try await Self.install(in: folder, ["PREFIX": prefix.path, "PATH": Self.path()], umask: umask)
+        #expect(result.status == 0, "\(result)")
+        for path in Self.files(under: prefix) {
+            let full = prefix.appendingPathComponent(path).path
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder)
+            let expected = isFolder.boolValue ? folderMode : path == "bin/albums" ? 0o755 : fileMode
+            #expect(try Self.attributes(full).mode == expected, "\(path) under umask \(umask)")
+        }
+        #expect(Self.files(under: prefix).count == 12)
     }
 
     @Test func aSecondInstallRenamesTheNewBinaryOverTheOld() async throws {
