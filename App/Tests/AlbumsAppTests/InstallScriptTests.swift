@@ -124,7 +124,9 @@ import Darwin
     /// world-writable folder or completion script on a PATH would be anyone's program. A stricter
     /// umask is kept for what the script creates.
     @Test(arguments: [("000", 0o755, 0o644), ("077", 0o700, 0o600)])
-    func theCallersUmaskNeverMakesAnInstalledFileWritableByOthers(umask: String, folderMode: Int, fileMode: Int)
+    func theCallersUmaskNeverMakesAnInstalledFileWritableByOthers(
+        umask: String, folderMode: Int, fileMode: Int
+    )
         async throws
     {
         let folder = try AlbumsProcess.makeFolder()
