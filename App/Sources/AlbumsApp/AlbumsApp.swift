@@ -18,6 +18,10 @@ public enum AlbumsApp: Sendable {
     /// The exit status of a command that failed (a usage error exits with ``UsageError/exitCode``).
     public static let failureExitCode: Int32 = 1
 
+    /// The exit status of a change that was made and saved, whose report to standard output could
+    /// not be written (`albums add … > /dev/full`): the library has the change.
+    public static let reportLostExitCode: Int32 = 3
+
     /// Checks, before anything starts a thread, that the process's limits leave albums the file
     /// descriptors and address space it needs (`ResourceCheck`); when they do not, writes the
     /// one-line refusal and returns the exit status.
@@ -27,6 +31,7 @@ public enum AlbumsApp: Sendable {
     /// - Parameter console: Where to write the refusal.
     /// - Returns: ``failureExitCode`` after a refusal, `nil` when the run can start.
     public static func refusalBeforeStart(console: Console = .standard) -> Int32? {
+        _ = StandardDescriptors.closedAtStart  // before anything opens a file, so none lands on 0...2
         guard let refusal = ResourceCheck.startupRefusal() else { return nil }
         console.writeErrorLine(refusal)
         return failureExitCode
@@ -38,7 +43,8 @@ public enum AlbumsApp: Sendable {
     ///   - arguments: The process arguments, the program name first.
     ///   - environment: The process environment (`ALBUMS_DB`, `XDG_DATA_HOME`, `HOME`, `COLUMNS`).
     ///   - console: Where to write and read.
-    /// - Returns: The exit status: 0 on success, 1 when the command failed, 2 for a usage error.
+    /// - Returns: The exit status: 0 on success, 1 when the command failed, 2 for a usage error,
+    ///   3 (``reportLostExitCode``) when a change was saved but its report could not be written.
     @MainActor
     public static func run(
         arguments: [String],
@@ -47,13 +53,21 @@ public enum AlbumsApp: Sendable {
     ) async -> Int32 {
         // First, before anything starts a thread or opens a file: a lack of either ends the
         // process with a signal, not an error, once Dispatch meets it.
+        _ = StandardDescriptors.closedAtStart
         if let refusal = ResourceCheck.startupRefusal() {
             console.writeErrorLine(refusal)
             return failureExitCode
         }
-        let status = await runCommand(arguments: arguments, environment: environment, console: console)
-        // A command whose output was lost did not succeed, whatever it did.
+        let (status, changed) = await runCommand(arguments: arguments, environment: environment, console: console)
         if let failure = console.outputFailure() {
+            // A change is committed before its report is printed: say that it stands, and exit
+            // with a status of its own, so a script neither redoes it nor takes the run for done.
+            if changed {
+                console.writeErrorLine(
+                    "albums: the change is saved, but its report could not be written to standard output: \(failure)")
+                return reportLostExitCode
+            }
+            // A command whose output was lost did not succeed, whatever it did.
             console.writeErrorLine("albums: cannot write to standard output: \(failure)")
             return status == 0 ? failureExitCode : status
         }
@@ -66,17 +80,17 @@ public enum AlbumsApp: Sendable {
     @MainActor
     private static func runCommand(
         arguments: [String], environment: [String: String], console: Console
-    ) async -> Int32 {
+    ) async -> (status: Int32, changed: Bool) {
         let request: CommandLineRequest
         do {
             request = try CommandLineParser.parse(arguments)
         } catch {
             console.writeErrorLine(error.description)
-            return UsageError.exitCode
+            return (UsageError.exitCode, false)
         }
         if case .output(let text) = request.action {
             console.write(text.hasSuffix("\n") ? text : text + "\n")
-            return 0
+            return (0, false)
         }
         let path = LibraryFile.defaultPath(explicitPath: request.options.databasePath, environment: environment)
         // A mistyped --db would otherwise make a new library without a word.
@@ -95,7 +109,7 @@ public enum AlbumsApp: Sendable {
                 console.writeError(report.table() + "\n")
             }
             console.writeErrorLine("albums: \(describe(error.error))")
-            return failureExitCode
+            return (failureExitCode, false)
         }
         // The report follows the command's own output, on stderr, whatever the command's fate.
         defer {
@@ -105,26 +119,26 @@ public enum AlbumsApp: Sendable {
         }
         guard let session = state.session else {
             console.writeErrorLine("albums: the library did not open")
-            return failureExitCode
+            return (failureExitCode, false)
         }
         if isNew && state.seededDefaults {
             console.writeError("albums: created a new library at \(DisplayText.sanitized(path))\n")
         }
         do {
             if interactive {
-                return try TerminalApp.run(session: session, currentAlbumID: state.currentAlbumID)
+                return (try TerminalApp.run(session: session, currentAlbumID: state.currentAlbumID), false)
             }
             let runner = ActionRunner(
                 session: session, options: request.options, console: console,
                 terminalWidth: console.outputIsTerminal ? TerminalSize.columns(environment: environment) : nil)
             try runner.run(request.action)
-            return 0
+            return (0, request.action.isMutating)
         } catch let error as UsageError {
             console.writeErrorLine(error.description)
-            return UsageError.exitCode
+            return (UsageError.exitCode, false)
         } catch {
             console.writeErrorLine("albums: \(describe(error))")
-            return failureExitCode
+            return (failureExitCode, false)
         }
     }
 

@@ -69,12 +69,18 @@ public struct Console: Sendable {
             write: { text in
                 // After a failure nothing more is written: the output is already incomplete.
                 guard standardOutputFailure.withLock({ $0 == nil }) else { return }
-                if let failure = writeAll(1, text) {
+                if let failure = StandardDescriptors.wasClosed(1)
+                    ? "it was closed when albums started" : writeAll(1, text)
+                {
                     standardOutputFailure.withLock { $0 = $0 ?? failure }
                 }
             },
             writeError: { _ = writeAll(2, $0) },
             readInput: {
+                guard !StandardDescriptors.wasClosed(0) else {
+                    throw UserFile.Refusal(
+                        reason: "it was closed when albums started (give a file, or pipe the albums in)")
+                }
                 let data = try readAll(0, limit: AlbumFile.maximumFileSize + 1)
                 if let refusal = ResourceCheck.importRefusal(bytes: data.count) {
                     throw UserFile.Refusal(reason: refusal)
