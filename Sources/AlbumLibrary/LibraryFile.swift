@@ -46,23 +46,72 @@ public enum LibraryFile: Sendable {
         ) WITHOUT ROWID;
         """
 
-    /// The library path the command line uses when no `--db` is given.
+    /// The library path the command line uses: `--db`, else `$ALBUMS_DB`, else
+    /// `$XDG_DATA_HOME/albums/library.sqlite`, else `~/.local/share/albums/library.sqlite`.
     ///
-    /// `$ALBUMS_DB`, else `$XDG_DATA_HOME/albums/library.sqlite`, else
-    /// `~/.local/share/albums/library.sqlite`. Empty variables count as unset.
+    /// Empty variables count as unset, and a relative `XDG_DATA_HOME` is ignored, as the XDG Base
+    /// Directory specification says. A new library's folders are created below a folder that must
+    /// exist already, never above it: for `--db` and `$ALBUMS_DB` the file's own folder may be
+    /// created, not its parent; for `$XDG_DATA_HOME` that folder and `albums/` in it, not its
+    /// parent; otherwise `.local/share/albums` in the home folder, which must exist (`$HOME`, or
+    /// the account's home folder when `HOME` is unset).
     ///
     /// - Parameters:
     ///   - explicitPath: The `--db` value, which wins when given.
     ///   - environment: The process environment.
     /// - Returns: An absolute or relative file path.
-    public static func defaultPath(explicitPath: String? = nil, environment: [String: String]) -> String {
-        if let explicitPath, !explicitPath.isEmpty { return explicitPath }
-        if let path = environment["ALBUMS_DB"], !path.isEmpty { return path }
-        if let data = environment["XDG_DATA_HOME"], !data.isEmpty {
+    /// - Throws: ``LibraryError`` with ``LibraryError/Code/storage`` when the folder that must
+    ///   exist does not (`HOME=/nonexistent`, a `--db` two folders deep in nothing).
+    public static func defaultPath(explicitPath: String? = nil, environment: [String: String]) throws -> String {
+        if let explicitPath, !explicitPath.isEmpty {
+            try requireFolder(
+                grandparent(of: explicitPath), "the folder of --db \(explicitPath)", remedy: "create it first")
+            return explicitPath
+        }
+        if let path = environment["ALBUMS_DB"], !path.isEmpty {
+            try requireFolder(grandparent(of: path), "the folder of ALBUMS_DB=\(path)", remedy: "create it first")
+            return path
+        }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            try requireFolder(parent(of: data), "the folder of XDG_DATA_HOME=\(data)")
             return data + "/albums/library.sqlite"
         }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let home: String
+        if let variable = environment["HOME"], !variable.isEmpty {
+            home = variable
+            try requireFolder(home, "HOME=\(home)")
+        } else {
+            home = NSHomeDirectory()
+            try requireFolder(home, "the account's home folder \(home) (HOME is not set)")
+        }
         return home + "/.local/share/albums/library.sqlite"
+    }
+
+    /// Throws unless `folder` is an existing directory; `what` names it in the message.
+    private static func requireFolder(
+        _ folder: String, _ what: String, remedy: String = "create it, or name the library with --db"
+    ) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw LibraryError(
+                .storage,
+                "\(what): \(folder) is not an existing folder, and albums creates no folder above it (\(remedy))")
+        }
+    }
+
+    /// The folder `path` is in, as `dirname` says it ("." for a bare name, "/" at the root).
+    /// (Not `NSString.deletingLastPathComponent`: Foundation on Linux traps on ".".)
+    static func parent(of path: String) -> String {
+        var path = Substring(path)
+        while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        var folder = path[..<slash]
+        while folder.count > 1 && folder.hasSuffix("/") { folder.removeLast() }
+        return folder.isEmpty ? "/" : String(folder)
+    }
+
+    private static func grandparent(of path: String) -> String {
+        parent(of: parent(of: path))
     }
 
     /// The library's own tables, versioned: each migration runs once, in the transaction that

@@ -92,7 +92,13 @@ public enum AlbumsApp: Sendable {
             console.write(text.hasSuffix("\n") ? text : text + "\n")
             return (0, false)
         }
-        let path = LibraryFile.defaultPath(explicitPath: request.options.databasePath, environment: environment)
+        let path: String
+        do {
+            path = try LibraryFile.defaultPath(explicitPath: request.options.databasePath, environment: environment)
+        } catch {
+            console.writeErrorLine("albums: \(describe(error))")
+            return (failureExitCode, false)
+        }
         // A mistyped --db would otherwise make a new library without a word.
         let isNew = access(path, F_OK) != 0
         let interactive = request.action == .interactive && console.outputIsTerminal && console.inputIsTerminal

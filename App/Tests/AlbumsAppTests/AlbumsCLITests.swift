@@ -208,6 +208,9 @@ import Testing
         #expect(
             FileManager.default.fileExists(atPath: folder.appendingPathComponent("data/albums/library.sqlite").path))
 
+        // A home folder exists (one that does not is refused: EnvironmentPathTests).
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("home"), withIntermediateDirectories: false)
         var viaHome = AlbumsProcess(database: "")
         viaHome.environment = ["HOME": folder.appendingPathComponent("home").path, "XDG_DATA_HOME": ""]
         #expect(try await viaHome.run(["list"]).status == 0)
