@@ -58,14 +58,22 @@ extension Album {
     ///
     /// - Parameter text: The text.
     /// - Returns: The URL.
-    /// - Throws: ``LibraryError/Code/invalidValue`` when the text is not an absolute URL.
+    /// - Throws: ``LibraryError/Code/invalidValue`` when the text is not an absolute URL or is
+    ///   longer than ``maximumCoverURLLength``.
     public static func parsedCoverURL(_ text: String) throws(LibraryError) -> URL {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.utf8.count <= maximumCoverURLLength else {
+            throw LibraryError(
+                .invalidValue,
+                "cover \"\(LibraryError.excerpt(of: trimmed))\" is longer than \(maximumCoverURLLength) bytes")
+        }
         guard !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F || isWhitespace($0) }),
             let url = URL(string: trimmed), let scheme = url.scheme, !scheme.isEmpty
         else {
             throw LibraryError(
-                .invalidValue, "cover \"\(text)\" is not an absolute URL (like https://example.com/cover.jpg)")
+                .invalidValue,
+                "cover \"\(LibraryError.excerpt(of: text))\" is not an absolute URL (like https://example.com/cover.jpg)"
+            )
         }
         return url
     }

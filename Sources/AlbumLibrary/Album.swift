@@ -73,4 +73,8 @@ public struct Album: Codable, Sendable, Hashable, Identifiable {
 
     /// The longest title, artist or genre accepted, in characters.
     public static let maximumFieldLength = 1000
+
+    /// The longest cover URL accepted, in bytes of UTF-8 (browsers handle URLs of a few kilobytes;
+    /// a longer one is data, not a location).
+    public static let maximumCoverURLLength = 8192
 }

@@ -118,7 +118,7 @@ struct AlbumFileReader {
                 guard let field = Field(rawValue: key) else {
                     throw LibraryError(
                         .malformedFile,
-                        "album \(number): field \"\(key)\": unknown field (known: artist, cover, genre, id, title, year)"
+                        "album \(number): field \"\(LibraryError.excerpt(of: key))\": unknown field (known: artist, cover, genre, id, title, year)"
                     )
                 }
                 let index = Field.allCases.firstIndex(of: field)!
@@ -127,7 +127,9 @@ struct AlbumFileReader {
                         .malformedFile, "album \(number): field \"\(key)\" appears twice (a field may appear once)")
                 }
                 skipWhitespace()
-                guard peek() == UInt8(ascii: ":") else { throw syntaxError("expected ':' after \"\(key)\"") }
+                guard peek() == UInt8(ascii: ":") else {
+                    throw syntaxError("expected ':' after \"\(LibraryError.excerpt(of: key))\"")
+                }
                 position += 1
                 skipWhitespace()
                 values[index] = try readValue()

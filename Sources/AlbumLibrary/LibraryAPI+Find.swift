@@ -21,7 +21,14 @@ extension LibraryAPI {
         case .title(let title):
             let found = try albums(titled: title)
             guard let first = found.first else {
-                throw LibraryError(.albumNotFound, "no album is titled “\(title)”")
+                // Titles match exactly; say so when the name's spaces are all that differ.
+                let trimmed = title.trimmingCharacters(in: .whitespaces)
+                let near = trimmed != title && !trimmed.isEmpty ? try albums(titled: trimmed).first : nil
+                let hint = near.map {
+                    " (position \($0.position) is titled “\($0.album.title)”: titles match exactly, spaces too)"
+                }
+                throw LibraryError(
+                    .albumNotFound, "no album is titled “\(LibraryError.excerpt(of: title))”" + (hint ?? ""))
             }
             guard found.count == 1 else {
                 let shown = found.prefix(5).map { "\($0.position) (id \($0.album.id.uuidString))" }

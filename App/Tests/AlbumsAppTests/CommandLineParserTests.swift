@@ -99,6 +99,14 @@ import Testing
         #expect(at == 2)
     }
 
+    @Test func aNegativeNumberIsATitleOrArtistLikeAnyOther() throws {
+        guard case .add(let album, _) = try command("add", "--title", "-1", "--artist", "-2") else {
+            Issue.record("not an add")
+            return
+        }
+        #expect(album.title == "-1" && album.artist == "-2")
+    }
+
     @Test func titleMayLookLikeAnOption() throws {
         guard case .add(let album, _) = try command("add", "--title", "--help", "--artist", "A") else {
             Issue.record("not an add")
@@ -132,6 +140,9 @@ import Testing
         (["list", "--search", ""], "--search needs some text"),
         (["history", "--limit", "0"], "--limit 0 must be at least 1"),
         (["history", "--limit"], "--limit needs a value"),
+        (["history", "-n", "-1"], "-n -1 must be at least 1"),
+        (["add", "--title", "T", "--artist", "A", "--at", "-2"], "--at -2 is not a position (positions start at 1)"),
+        (["add", "--title", "T", "--artist", "A", "-y", "-5"], "-y -5 is out of range (1...9999)"),
         (["delete", "1", "2"], "unexpected argument '2' for delete"),
         (["move", "1"], "move needs TO"),
         (["undo", "0"], "COUNT 0 must be at least 1"),

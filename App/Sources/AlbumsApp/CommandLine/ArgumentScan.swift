@@ -1,3 +1,5 @@
+import AlbumLibrary
+
 /// A first look at the words before ArgumentParser parses them: which subcommand they name, and
 /// two mistakes ArgumentParser would let through or word vaguely.
 ///
@@ -18,6 +20,16 @@ struct ArgumentScan {
         "-t": "--title", "-a": "--artist", "-g": "--genre", "-y": "--year", "-c": "--cover", "-s": "--search",
         "-n": "--limit",
     ]
+
+    /// Why a negative value is refused for the number option `key`, or `nil` when `key` takes text.
+    private static func negativeRefusal(_ key: String, _ number: Int) -> String? {
+        switch key {
+        case "--limit": "must be at least 1"
+        case "--at": "is not a position (positions start at 1)"
+        case "--year": "is out of range (\(Album.validYears.lowerBound)...\(Album.validYears.upperBound))"
+        default: nil
+        }
+    }
 
     /// Scans the words after the program name.
     ///
@@ -48,7 +60,14 @@ struct ArgumentScan {
             if Self.optionsTakingValues.contains(name) {
                 if seen.contains(key) { throw UsageError("\(key) given twice", command: subcommand) }
                 seen.insert(key)
-                // The value is the next word, whatever it looks like (`--title --help`).
+                // The value is the next word, whatever it looks like (`--title --help`), but a
+                // negative number for a number option would reach ArgumentParser as an option
+                // ("-n needs a value"): it is refused here, in the option's words.
+                if !word.contains("="), index < words.count, let number = Int(words[index]), number < 0,
+                    let refusal = Self.negativeRefusal(key, number)
+                {
+                    throw UsageError("\(name) \(number) \(refusal)", command: subcommand)
+                }
                 if !word.contains("=") { index += 1 }
             }
         }
