@@ -57,4 +57,18 @@ import Testing
             #expect(try session.library.albums().map(\.title) == ["Only"])
         }
     }
+
+    @Test func replacingTheLibraryWithItselfIsRefusedAndRecordsNothing() throws {
+        try withSession { session in
+            let own = try session.library.albums()
+            let steps = session.history.count
+            let error = try #require(throws: LibraryError.self) { try session.replaceAlbums(with: own) }
+            #expect(error.code == .nothingToChange && error.message.contains("nothing to replace"), "\(error)")
+            #expect(session.history.count == steps)
+            #expect(try keptRows(session) == 0)
+            // The same albums in another order, or one field changed, are a change.
+            try session.replaceAlbums(with: own.reversed())
+            #expect(try session.library.albums() == own.reversed())
+        }
+    }
 }
