@@ -49,8 +49,9 @@ public final class DurableHistory<Receiver> {
     // Exclusivity checks skipped: see "Performance notes" (`activity` refuses re-entrant calls).
     @exclusivity(unchecked) private var engine: HistoryEngine<SQLiteHistoryStorage>
     /// The engine's storage, kept apart so reading it never touches `engine`, which a running
-    /// operation holds exclusively (a command may read the history while it runs).
-    private let storage: SQLiteHistoryStorage
+    /// operation holds exclusively (a command may read the history while it runs). Internal for
+    /// the extensions in files of their own (`DurableHistory+Revision.swift`).
+    let storage: SQLiteHistoryStorage
     /// The state as of the last call; its texts are out of date while `textsAreStale`.
     @exclusivity(unchecked) private var cachedState: UndoState
     /// Whether the last call changed the history without computing the Undo/Redo texts: they are
@@ -525,10 +526,12 @@ public final class DurableHistory<Receiver> {
             try begin(scope)
             activity = .running
             do {
+                storage.beginWrite()
                 try storage.reloadIfChangedElsewhere()
                 try engine.beginMacro(text: text)
                 // The redo tail is gone already: the header must say so before any child's savepoint.
-                try storage.flushHeader()
+                // The revision is taken by the endMacro() that commits.
+                try storage.flushHeader(takingRevision: false)
                 try setState(engine.state(), records: Self.records(engine))
                 activity = .macro(scope)
             } catch {
@@ -780,10 +783,14 @@ public final class DurableHistory<Receiver> {
             // command is undone alone.
             try database.inTransaction {
                 // Another process may have changed the history since we last read it; inside an
-                // open macro we hold the write lock since beginMacro, which refreshed.
-                if macroScope == nil { try storage.reloadIfChangedElsewhere() }
+                // open macro we hold the write lock since beginMacro, which refreshed. The macro's
+                // revision is taken when it ends.
+                if macroScope == nil {
+                    storage.beginWrite()
+                    try storage.reloadIfChangedElsewhere()
+                }
                 result = try operation(&engine)
-                try storage.flushHeader()
+                try storage.flushHeader(takingRevision: macroScope == nil)
                 if observers != nil { observed = (try engine.state(), try Self.records(engine)) }
                 return .commit
             }

@@ -5,8 +5,8 @@ import SQLiteDatabase
 import Testing
 
 /// A library written by the code of store format 3 (Tests/Fixtures, written at commit 7beac68)
-/// opens with today's code: the history moves to format 4 (a header table, entry identities)
-/// at open, and every album and step survives, undoable and redoable.
+/// opens with today's code: the history moves to format 5 (a header table, entry identities, a
+/// revision) at open, and every album and step survives, undoable and redoable.
 @Suite struct LibraryFormatMigrationTests {
     static let fixtures = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
@@ -23,7 +23,7 @@ import Testing
 
         let session = try LibrarySession.open(path: path)
         defer { session.database.close() }
-        #expect(try session.database.schemaVersion(of: "commandstore") == 4)
+        #expect(try session.database.schemaVersion(of: "commandstore") == 5)
         #expect(try session.library.albums() == exported)
         let history = try session.historySteps()
         #expect(
@@ -35,11 +35,15 @@ import Testing
         #expect(history.records.allSatisfy { $0.date == nil })
         #expect(Set(history.records.map(\.id)).count == 4)
 
+        // Format 5's revision starts at 0; each change from then on raises it by one.
+        #expect(session.history.revision == 0)
+
         #expect(try session.redo().map(\.text) == ["Move “It's My Life”"])
         #expect(try session.undo(count: 4).count == 4)
         #expect(try session.library.albums().map(\.title) == Album.defaults().map(\.title))
         #expect(try session.redo(count: 4).count == 4)
         try session.add(Album(title: "After the migration", artist: "A"))
+        #expect(session.history.revision == 4)
         let after = try session.historySteps()
         #expect(after.records.count == 5 && after.records.last?.date != nil)
     }
