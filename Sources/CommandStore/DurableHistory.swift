@@ -49,8 +49,9 @@ public final class DurableHistory<Receiver> {
     // Exclusivity checks skipped: see "Performance notes" (`activity` refuses re-entrant calls).
     @exclusivity(unchecked) private var engine: HistoryEngine<SQLiteHistoryStorage>
     /// The engine's storage, kept apart so reading it never touches `engine`, which a running
-    /// operation holds exclusively (a command may read the history while it runs).
-    private let storage: SQLiteHistoryStorage
+    /// operation holds exclusively (a command may read the history while it runs). Internal for
+    /// the extensions in files of their own (`DurableHistory+Revision.swift`).
+    let storage: SQLiteHistoryStorage
     /// The state as of the last call; its texts are out of date while `textsAreStale`.
     @exclusivity(unchecked) private var cachedState: UndoState
     /// Whether the last call changed the history without computing the Undo/Redo texts: they are
@@ -81,14 +82,28 @@ public final class DurableHistory<Receiver> {
         self.database = database
         self.receiver = receiver
         self.registry = registry
-        let storage = try SQLiteHistoryStorage(
-            database: database,
-            commands: BoundCommandDecoder(registry: registry, receiver: receiver)
-        )
-        self.storage = storage
-        engine = HistoryEngine(storage: storage, undoLimit: storage.undoLimit)
-        cachedState = try engine.state()
-        cachedRecords = try Self.records(engine)
+        // One read transaction: the header, and the entries the texts and records are read from,
+        // of one snapshot. Read apart, another process's commit in between (a push dropping the
+        // redo tail) made entries the header still counted look lost, as in a damaged file.
+        var opened:
+            (
+                storage: SQLiteHistoryStorage, engine: HistoryEngine<SQLiteHistoryStorage>, state: UndoState,
+                records: (undo: HistoryRecord?, redo: HistoryRecord?)
+            )?
+        try database.inTransaction(.deferred) {
+            let storage = try SQLiteHistoryStorage(
+                database: database,
+                commands: BoundCommandDecoder(registry: registry, receiver: receiver)
+            )
+            let engine = HistoryEngine(storage: storage, undoLimit: storage.undoLimit)
+            opened = (storage, engine, try engine.state(), try DurableHistory.records(engine))
+            return .commit
+        }
+        guard let opened else { preconditionFailure("the opening transaction returned without reading") }
+        storage = opened.storage
+        engine = opened.engine
+        cachedState = opened.state
+        cachedRecords = opened.records
     }
 
     deinit {
@@ -525,10 +540,12 @@ public final class DurableHistory<Receiver> {
             try begin(scope)
             activity = .running
             do {
+                storage.beginWrite()
                 try storage.reloadIfChangedElsewhere()
                 try engine.beginMacro(text: text)
                 // The redo tail is gone already: the header must say so before any child's savepoint.
-                try storage.flushHeader()
+                // The revision is taken by the endMacro() that commits.
+                try storage.flushHeader(takingRevision: false)
                 try setState(engine.state(), records: Self.records(engine))
                 activity = .macro(scope)
             } catch {
@@ -537,10 +554,7 @@ public final class DurableHistory<Receiver> {
                 // the next push would run its command and record it only in memory.
                 if engine.macroDepth > 0 { _ = try? engine.endMacro(discardingEmpty: true) }
                 try? rollback(scope)
-                try? storage.reload()
-                if let state = try? engine.state() {
-                    setState(state, records: (try? Self.records(engine)) ?? (nil, nil))
-                }
+                rereadStateAfterFailure()
                 publish(.beginMacro)
                 throw error
             }
@@ -584,10 +598,7 @@ public final class DurableHistory<Receiver> {
             } catch {
                 activity = .idle
                 try? rollback(scope)
-                try? storage.reload()
-                if let state = try? engine.state() {
-                    setState(state, records: (try? Self.records(engine)) ?? (nil, nil))
-                }
+                rereadStateAfterFailure()
                 publish(.endMacro)
                 throw error
             }
@@ -643,9 +654,33 @@ public final class DurableHistory<Receiver> {
         case .idle, .macro: break
         case .running, .runningInMacro: throw reentrancyError("reload")
         }
-        try storage.reload()
-        try setState(engine.state(), records: Self.records(engine))
+        try rereadState()
         publish(.reload)
+    }
+
+    /// Rereads the header, and the state, texts and records it names, in one read transaction (a
+    /// savepoint inside an open one): read apart, another process's commit in between could make
+    /// the texts name other steps than the state, or the entries it counts look lost.
+    private func rereadState() throws {
+        var reread: (state: UndoState, records: (undo: HistoryRecord?, redo: HistoryRecord?))?
+        try database.inTransaction(.deferred) {
+            try storage.reload()
+            reread = (try engine.state(), try Self.records(engine))
+            return .commit
+        }
+        if let reread { setState(reread.state, records: reread.records) }
+    }
+
+    /// After a failed call: rereads what the file says, as far as it can (the call's error is the
+    /// one to report); the texts are left empty if they cannot be read.
+    private func rereadStateAfterFailure() {
+        try? database.inTransaction(.deferred) {
+            try? storage.reload()
+            if let state = try? engine.state() {
+                setState(state, records: (try? Self.records(engine)) ?? (nil, nil))
+            }
+            return .commit
+        }
     }
 
     /// Rereads the history if another connection or process has committed since the last call,
@@ -780,10 +815,14 @@ public final class DurableHistory<Receiver> {
             // command is undone alone.
             try database.inTransaction {
                 // Another process may have changed the history since we last read it; inside an
-                // open macro we hold the write lock since beginMacro, which refreshed.
-                if macroScope == nil { try storage.reloadIfChangedElsewhere() }
+                // open macro we hold the write lock since beginMacro, which refreshed. The macro's
+                // revision is taken when it ends.
+                if macroScope == nil {
+                    storage.beginWrite()
+                    try storage.reloadIfChangedElsewhere()
+                }
                 result = try operation(&engine)
-                try storage.flushHeader()
+                try storage.flushHeader(takingRevision: macroScope == nil)
                 if observers != nil { observed = (try engine.state(), try Self.records(engine)) }
                 return .commit
             }
@@ -797,8 +836,7 @@ public final class DurableHistory<Receiver> {
             }
             succeeded = true
         } catch {
-            try? storage.reload()
-            if let state = try? engine.state() { setState(state, records: (try? Self.records(engine)) ?? (nil, nil)) }
+            rereadStateAfterFailure()
             throw error
         }
         return result!

@@ -10,14 +10,21 @@ import SQLiteDatabase
 /// the time it was recorded, which ``record(at:)`` reports. Trimming the oldest
 /// entries deletes their rows and advances `base`, so survivors are never renumbered. `count`,
 /// `index`, the clean index and the undo limit live in the header row and in memory; the header is
-/// written at most once per operation (``flushHeader()``), inside the operation's transaction, and
-/// only when it changed. At the top (`index == count`, the state after every push) the header
+/// written at most once per operation (``flushHeader(takingRevision:)``), inside the operation's
+/// transaction, and only when it changed. At the top (`index == count`, the state after every push) the header
 /// stores neither: `count` follows from the entry rows (the newest sequence), so a run of pushes
 /// inserts rows and leaves the header alone. Entries are decoded one at a time, on demand, with a
 /// few kept decoded: opening reads the header and one key, whatever the length. Reading an entry's
 /// texts, merge ID or significance reads its row without the payload column (which can be large,
 /// and SQLite then leaves its overflow pages alone); the payload is read when the entry must be
 /// decoded (run, merged, verified) or rewritten.
+///
+/// The header also keeps the history's revision (store format 5): a number every committed write
+/// transaction that changes the history raises by one, whichever connection commits it, so that
+/// commits can be put in one order. It is stored with `revision_sequence`, the next entry's
+/// sequence when it was written, and read as `revision + (base + count - revision_sequence)`: a
+/// push at the top appends one row, which raises the revision by one with the header left alone
+/// (the push's fast path); every other change writes the header, re-anchored when needed.
 ///
 /// The owner (``DurableHistory``) runs each engine operation in a transaction and calls ``reload()``
 /// after a rollback, since the in-memory header and cache may then be ahead of the file.
@@ -46,9 +53,17 @@ final class SQLiteHistoryStorage: HistoryStorage {
     @exclusivity(unchecked) private(set) var cleanIndex: Int? = 0
     /// Persisted for the owner; the engine keeps its own copy.
     @exclusivity(unchecked) var undoLimit = 0 {
-        didSet { headerIsDirty = true }
+        didSet {
+            headerIsDirty = true
+            if undoLimit != oldValue { changedSinceBeginWrite = true }
+        }
     }
     @exclusivity(unchecked) private var headerIsDirty = false
+    /// The history's revision as this connection last read or wrote it (see the type's notes).
+    @exclusivity(unchecked) private(set) var revision = 0
+    /// Whether the write under way has changed the history since ``beginWrite()``: its commit
+    /// then takes the next revision.
+    @exclusivity(unchecked) private var changedSinceBeginWrite = false
     /// The header row's values as last read or written, to skip rewriting them unchanged.
     @exclusivity(unchecked) private var storedHeader: Header?
     /// Draws each new entry's identity token: seeded from the system's generator, so two processes
@@ -64,6 +79,9 @@ final class SQLiteHistoryStorage: HistoryStorage {
         var index: Int64?
         var cleanIndex: Int64?
         var undoLimit: Int64
+        /// The revision when the header was written, and the next entry's sequence then.
+        var revision: Int64
+        var revisionSequence: Int64
 
         var values: [DatabaseValue] {
             [
@@ -72,7 +90,17 @@ final class SQLiteHistoryStorage: HistoryStorage {
                 index.map { .integer($0) } ?? .null,
                 cleanIndex.map { .integer($0) } ?? .null,
                 .integer(undoLimit),
+                .integer(revision),
+                .integer(revisionSequence),
             ]
+        }
+
+        /// The revision this header implies when the next entry's sequence is `nextSequence`
+        /// (each row appended since it was written is one push), or `nil` on overflow (damage).
+        func revision(atNextSequence nextSequence: Int64) -> Int64? {
+            let appended = nextSequence.subtractingReportingOverflow(revisionSequence)
+            let sum = revision.addingReportingOverflow(appended.partialValue)
+            return appended.overflow || sum.overflow ? nil : sum.partialValue
         }
     }
 
@@ -140,7 +168,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
         pollDataVersion = try database.prepare("PRAGMA data_version")
         updateHeader = try database.prepare(
             """
-            UPDATE commandstore_history_header SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ?
+            UPDATE commandstore_history_header
+            SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ?, revision = ?, revision_sequence = ?
             WHERE singleton = 1
             """
         )
@@ -304,14 +333,26 @@ final class SQLiteHistoryStorage: HistoryStorage {
         }
         cleanIndex = try row.decode(Int?.self, at: 3)
         undoLimit = try row.decode(Int.self, at: 4)
-        storedHeader = Header(
+        let header = Header(
             base: base,
             // As stored (anything but an integer, as in a damaged file, is rewritten at the next flush).
             count: { if case .integer(let value) = row[1] { value } else { nil } }(),
             index: { if case .integer(let value) = row[2] { value } else { nil } }(),
             cleanIndex: cleanIndex.map(Int64.init),
-            undoLimit: Int64(undoLimit)
+            undoLimit: Int64(undoLimit),
+            revision: try row.decode(Int64.self, at: 5),
+            revisionSequence: try row.decode(Int64.self, at: 6)
         )
+        guard let implied = header.revision(atNextSequence: nextSequence), let revision = Int(exactly: implied) else {
+            throw StoreError(
+                .corruptDatabase,
+                "\(database.path) has an impossible durable history revision (\(header.revision) at sequence "
+                    + "\(header.revisionSequence), next sequence \(nextSequence))",
+                path: database.path
+            )
+        }
+        self.revision = revision
+        storedHeader = header
         headerIsDirty = false
         guard count >= 0, (0...count).contains(index), cleanIndex.map({ (0...count).contains($0) }) ?? true else {
             throw StoreError(
@@ -323,20 +364,44 @@ final class SQLiteHistoryStorage: HistoryStorage {
         }
     }
 
+    /// Starts counting the changes of one write transaction (call at its start, before any change):
+    /// its commit takes the next revision if it changes the history.
+    func beginWrite() {
+        changedSinceBeginWrite = false
+    }
+
     /// Writes the header if an operation changed it. Call inside the operation's transaction.
     ///
     /// At the top, count and index are stored as NULL (the entry rows say them): a push that keeps
     /// the history at the top changes nothing in the header, and this writes nothing.
-    func flushHeader() throws {
+    ///
+    /// - Parameter takingRevision: Whether this flush ends the transaction's history calls (not a
+    ///   call inside an open macro): if the history changed since ``beginWrite()``, the revision
+    ///   becomes the next one. Within one transaction it is taken once.
+    func flushHeader(takingRevision: Bool = true) throws {
+        if takingRevision && changedSinceBeginWrite {
+            revision += 1
+            changedSinceBeginWrite = false
+            headerIsDirty = true
+        }
         guard headerIsDirty else { return }
         let atTop = index == count
+        let next = nextSequence
+        // Kept as stored while it still implies the revision (a push at the top: one more row is
+        // one more revision), re-anchored at the next sequence otherwise.
+        var revisionColumns = (revision: Int64(revision), sequence: next)
+        if let storedHeader, storedHeader.revision(atNextSequence: next) == Int64(revision) {
+            revisionColumns = (storedHeader.revision, storedHeader.revisionSequence)
+        }
         // Compared as plain values: building the row's array for every push cost an allocation.
         let header = Header(
             base: base,
             count: atTop ? nil : Int64(count),
             index: atTop ? nil : Int64(index),
             cleanIndex: cleanIndex.map(Int64.init),
-            undoLimit: Int64(undoLimit)
+            undoLimit: Int64(undoLimit),
+            revision: revisionColumns.revision,
+            revisionSequence: revisionColumns.sequence
         )
         if header != storedHeader {
             try updateHeader.execute(values: header.values)
@@ -355,6 +420,9 @@ final class SQLiteHistoryStorage: HistoryStorage {
     private func sequence(at position: Int) -> Int64 {
         base + Int64(position)
     }
+
+    /// The sequence the next appended entry takes.
+    private var nextSequence: Int64 { sequence(at: count) }
 
     private func remember(_ entry: Entry, _ stored: StoredEntry, _ identity: EntryIdentity, at sequence: Int64) {
         cache[Self.cacheSlot(of: sequence)] = CachedEntry(
@@ -491,10 +559,12 @@ final class SQLiteHistoryStorage: HistoryStorage {
         try insertEntry.execute(values: rowValues(stored, sequence: sequence, identity: identity))
         count += 1
         headerIsDirty = true
+        changedSinceBeginWrite = true
         remember(entry, stored, identity, at: sequence)
     }
 
     func replaceEntry(at position: Int, with entry: Entry) throws {
+        changedSinceBeginWrite = true
         try write(entry, at: position, identity: try load(at: position).identity, unlessEqualTo: nil)
     }
 
@@ -514,6 +584,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
         // With its payload: `body` runs or merges the entry, and the comparison below needs it.
         let loaded = try loadWithPayload(at: position)
         var entry = loaded.entry
+        // A command runs (undo, redo, a merge): a change even when its stored bytes stay the same.
+        changedSinceBeginWrite = true
         let result = try body(&entry)
         // Most commands do not change when they run again: skip the UPDATE when the bytes agree.
         try write(entry, at: position, identity: loaded.identity, unlessEqualTo: loaded.stored)
@@ -558,6 +630,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
         try discardEntries(from: first, upTo: sequence(at: count))
         try deleteFrom.execute([first])
         forgetCachedEntries { $0 >= first }
+        if position < count { changedSinceBeginWrite = true }
         count = position
         headerIsDirty = true
     }
@@ -570,6 +643,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
         base = newBase
         count -= k
         headerIsDirty = true
+        changedSinceBeginWrite = true
     }
 
     func removeEntry(at position: Int) throws {
@@ -580,17 +654,20 @@ final class SQLiteHistoryStorage: HistoryStorage {
         forgetCachedEntries { _ in true }
         count -= 1
         headerIsDirty = true
+        changedSinceBeginWrite = true
     }
 
     func setIndex(_ index: Int) throws {
         guard index != self.index else { return }
         self.index = index
         headerIsDirty = true
+        changedSinceBeginWrite = true
     }
 
     func setCleanIndex(_ cleanIndex: Int?) throws {
         guard cleanIndex != self.cleanIndex else { return }
         self.cleanIndex = cleanIndex
         headerIsDirty = true
+        changedSinceBeginWrite = true
     }
 }

@@ -93,6 +93,23 @@ enum StoreSchema {
                     DROP TABLE commandstore_history_entry;
                     ALTER TABLE commandstore_history_entry_4 RENAME TO commandstore_history_entry;
                     """),
+            // Format 5 gives the history a revision, raised by one in every committed write
+            // transaction that changes it, so that commits (of any process) can be ordered. It is
+            // stored with the next entry's sequence when written (`revision_sequence`) and read as
+            // `revision + base + count - revision_sequence`: a push at the top appends a row and so
+            // raises it without writing the header (SQLiteHistoryStorage). Migrated files start at 0;
+            // their steps are kept as they are. Programs reading version 4 would not raise it, hence
+            // a new version (which they refuse as newer).
+            Migration(
+                version: 5, name: "history revision",
+                sql: """
+                    ALTER TABLE commandstore_history_header ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE commandstore_history_header ADD COLUMN revision_sequence INTEGER NOT NULL DEFAULT 0;
+                    UPDATE commandstore_history_header SET revision_sequence = CASE
+                        WHEN count IS NOT NULL THEN base + count
+                        ELSE coalesce((SELECT max(sequence) + 1 FROM commandstore_history_entry), base)
+                    END;
+                    """),
         ])
 
     /// Writes the identity of a new store: application ID and the version table.
@@ -140,7 +157,10 @@ enum StoreSchema {
     static func prepareHeaderQuery(_ database: Database) throws -> Statement {
         do {
             return try database.prepare(
-                "SELECT base, count, current_index, clean_index, undo_limit FROM commandstore_history_header WHERE singleton = 1"
+                """
+                SELECT base, count, current_index, clean_index, undo_limit, revision, revision_sequence
+                FROM commandstore_history_header WHERE singleton = 1
+                """
             )
         } catch let error as DatabaseError where error.message.contains("no such table") {
             throw StoreError(

@@ -166,6 +166,7 @@ enum StoredCommandsFuzzer {
     private static func drive(_ history: DurableHistory<FuzzLibrary>, with input: inout FuzzInput) {
         var history = history
         var steps = 0
+        var revision = history.revision
         while !input.isAtEnd, steps < 40 {
             steps += 1
             let operation = input.byte() % 16
@@ -196,6 +197,11 @@ enum StoredCommandsFuzzer {
                 history = reopened
             }
             check(history, step: steps)
+            // Only commits raise it; a failed call rolls back to what the file says.
+            guard history.revision >= revision else {
+                fatalError("step \(steps): the revision went back from \(revision) to \(history.revision)")
+            }
+            revision = history.revision
             if trace {
                 let state = history.state
                 let line =
@@ -223,11 +229,12 @@ enum StoredCommandsFuzzer {
         _ history: DurableHistory<FuzzLibrary>, agreesWith reopened: DurableHistory<FuzzLibrary>, step: Int
     ) {
         guard history.index == reopened.index, history.count == reopened.count,
-            history.cleanIndex == reopened.cleanIndex
+            history.cleanIndex == reopened.cleanIndex, history.revision == reopened.revision
         else {
             fatalError(
-                "step \(step): the history in memory (index \(history.index), count \(history.count)) is not what "
-                    + "reopening reads (index \(reopened.index), count \(reopened.count))"
+                "step \(step): the history in memory (index \(history.index), count \(history.count), revision "
+                    + "\(history.revision)) is not what reopening reads (index \(reopened.index), count "
+                    + "\(reopened.count), revision \(reopened.revision))"
             )
         }
     }

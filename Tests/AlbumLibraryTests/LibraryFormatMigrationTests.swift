@@ -5,8 +5,8 @@ import SQLiteDatabase
 import Testing
 
 /// A library written by the code of store format 3 (Tests/Fixtures, written at commit 7beac68)
-/// opens with today's code: the history moves to format 4 (a header table, entry identities)
-/// at open, and every album and step survives, undoable and redoable.
+/// opens with today's code: the history moves to format 5 (a header table, entry identities, a
+/// revision) at open, and every album and step survives, undoable and redoable.
 @Suite struct LibraryFormatMigrationTests {
     static let fixtures = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
@@ -23,7 +23,7 @@ import Testing
 
         let session = try LibrarySession.open(path: path)
         defer { session.database.close() }
-        #expect(try session.database.schemaVersion(of: "commandstore") == 4)
+        #expect(try session.database.schemaVersion(of: "commandstore") == 5)
         #expect(try session.library.albums() == exported)
         let history = try session.historySteps()
         #expect(
@@ -35,13 +35,54 @@ import Testing
         #expect(history.records.allSatisfy { $0.date == nil })
         #expect(Set(history.records.map(\.id)).count == 4)
 
+        // Format 5's revision starts at 0; each change from then on raises it by one.
+        #expect(session.history.revision == 0)
+
         #expect(try session.redo().map(\.text) == ["Move “It's My Life”"])
         #expect(try session.undo(count: 4).count == 4)
         #expect(try session.library.albums().map(\.title) == Album.defaults().map(\.title))
         #expect(try session.redo(count: 4).count == 4)
         try session.add(Album(title: "After the migration", artist: "A"))
+        #expect(session.history.revision == 4)
         let after = try session.historySteps()
         #expect(after.records.count == 5 && after.records.last?.date != nil)
+    }
+
+    /// A library of store format 4 (Tests/Fixtures, written at commit e9580fe: a header table, no
+    /// revision) moves to format 5 at open: every album and step is kept, the undone import's
+    /// staged albums too, and the revision starts at 0 and counts the changes from then on.
+    @Test func aFormat4LibraryMigratesAtOpenKeepsItsStepsAndStartsItsRevisionAtZero() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("format4-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("library.sqlite").path
+        try FileManager.default.copyItem(
+            atPath: Self.fixtures.appendingPathComponent("format4-library.sqlite").path, toPath: path)
+        let exported = try AlbumFile.decode(
+            Data(contentsOf: Self.fixtures.appendingPathComponent("format4-library.json")))
+
+        let session = try LibrarySession.open(path: path)
+        defer { session.database.close() }
+        #expect(try session.database.schemaVersion(of: "commandstore") == 5)
+        #expect(try session.library.albums() == exported)
+        let history = try session.historySteps()
+        #expect(
+            history.records.map(\.text) == [
+                "Add “Fixture One”", "Edit “Best of Bowie”", "Delete “It's My Life”", "Move “Best of Bowie”",
+                "Import 2 albums",
+            ])
+        #expect(history.current == 4)
+        #expect(session.history.revision == 0)
+
+        #expect(try session.redo().map(\.text) == ["Import 2 albums"])
+        #expect(try session.library.albums().suffix(2).map(\.title) == ["Fixture Two", "Fixture Three"])
+        #expect(session.history.revision == 1)
+        #expect(try session.undo(count: 5).count == 5)
+        #expect(try session.library.albums().map(\.title) == Album.defaults().map(\.title))
+        #expect(session.history.revision == 2)
+        #expect(try session.redo(count: 4).count == 4)
+        #expect(try session.library.albums() == exported)
+        #expect(session.history.revision == 3)
     }
 
     /// Edits are stored at version 2 since they can remove the year or the cover; steps stored at

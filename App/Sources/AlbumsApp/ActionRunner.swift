@@ -25,7 +25,9 @@ struct ActionRunner {
         case .add(let album, let at):
             let command = try session.add(album, at: at)
             report(
-                ChangeResult(command: "add", step: command.text, id: command.album.id, position: command.position),
+                ChangeResult(
+                    command: "add", step: command.text, id: command.album.id, title: command.album.title,
+                    position: command.position),
                 "Added \(DisplayText.quoted(command.album.title)) (position \(command.position))")
         case .edit(let album, let changes):
             try edit(album, changes)
@@ -33,13 +35,16 @@ struct ActionRunner {
             let change = try session.move(album, to: to)
             let moved = change.command
             report(
-                ChangeResult(command: "move", step: moved.text, id: change.album.id, position: moved.to),
+                ChangeResult(
+                    command: "move", step: moved.text, id: change.album.id, title: change.album.title,
+                    position: moved.to),
                 "Moved \(DisplayText.quoted(change.album.title)) from position \(moved.from) to \(moved.to)")
         case .delete(let album):
             let change = try session.delete(album)
             report(
                 ChangeResult(
-                    command: "delete", step: change.command.text, id: change.album.id, position: change.position),
+                    command: "delete", step: change.command.text, id: change.album.id, title: change.album.title,
+                    position: change.position),
                 "Deleted \(DisplayText.quoted(change.album.title)) (position \(change.position))")
         case .undo(let count):
             let texts = try session.undo(count: count).map(\.text)
@@ -56,7 +61,8 @@ struct ActionRunner {
             let current = session.history.index
             console.write(
                 options.json
-                    ? AlbumFormatter.historyJSON(steps, current: current, count: session.history.count)
+                    ? AlbumFormatter.historyJSON(
+                        steps, current: current, count: session.history.count, revision: session.history.revision)
                     : AlbumFormatter.historyText(steps, current: current)
             )
         case .importAlbums(let source, let replace):
@@ -109,12 +115,18 @@ struct ActionRunner {
         // The title as the edit left it: the album as the transaction found it, with the changes.
         let title = (try? change.album.applying(changes))?.title ?? change.album.title
         report(
-            ChangeResult(command: "edit", step: change.command.text, id: change.album.id, position: change.position),
+            ChangeResult(
+                command: "edit", step: change.command.text, id: change.album.id, title: title,
+                position: change.position),
             "Edited \(DisplayText.quoted(title)) (position \(change.position))")
     }
 
     /// Prints a change's result: its JSON object with `--json`, else its line.
+    ///
+    /// Called right after the change committed, so the history's revision is the one it took.
     func report(_ result: ChangeResult, _ line: String) {
+        var result = result
+        result.revision = session.history.revision
         console.write(options.json ? AlbumFormatter.resultJSON(result) : line + "\n")
     }
 

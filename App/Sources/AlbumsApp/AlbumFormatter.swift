@@ -205,14 +205,15 @@ enum AlbumFormatter: Sendable {
             "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
     }
 
-    /// `history --json`: `{"current": n, "count": m, "steps": [{"index": 1, "text": "...", "time": "2024-05-01T12:03:07Z", "done": true}, ...]}`.
+    /// `history --json`: `{"current": n, "count": m, "revision": r, "steps": [{"index": 1, "text": "...", "time": "2024-05-01T12:03:07Z", "done": true}, ...]}`.
     ///
     /// - Parameters:
     ///   - steps: The steps to show, oldest first.
     ///   - current: The number of steps done.
     ///   - count: The number of steps in the whole history.
+    ///   - revision: The history's revision, read with the steps.
     /// - Returns: The JSON text and a final newline.
-    static func historyJSON(_ steps: [LibrarySession.Step], current: Int, count: Int) -> String {
+    static func historyJSON(_ steps: [LibrarySession.Step], current: Int, count: Int, revision: Int) -> String {
         struct Step: Encodable {
             var index: Int
             var text: String
@@ -232,11 +233,13 @@ enum AlbumFormatter: Sendable {
         struct History: Encodable {
             var current: Int
             var count: Int
+            var revision: Int
             var steps: [Step]
         }
         let history = History(
             current: current,
             count: count,
+            revision: revision,
             steps: steps.map {
                 Step(
                     index: $0.number, text: $0.text, time: $0.time.map { $0.formatted(.iso8601) }, done: $0.isDone)
@@ -246,7 +249,7 @@ enum AlbumFormatter: Sendable {
     }
 
     /// What a changing command did, for scripts: `{"command": "delete", "step": "Delete “X”",
-    /// "id": "…", "position": 1}`, keys without a value left out.
+    /// "id": "…", "title": "X", "position": 1, "revision": 12}`, keys without a value left out.
     ///
     /// - Parameter result: The result.
     /// - Returns: The JSON text and a final newline.

@@ -35,8 +35,8 @@ struct AlbumImport {
             let positions = albums.count == 1 ? "position \(first)" : "positions \(first)–\(last)"
             report(
                 ChangeResult(
-                    command: "import", step: command.text, id: albums.count == 1 ? albums[0].id : nil, position: first,
-                    count: albums.count),
+                    command: "import", step: command.text, id: albums.count == 1 ? albums[0].id : nil,
+                    title: albums.count == 1 ? albums[0].title : nil, position: first, count: albums.count),
                 "Imported \(albums.count) album\(plural) (\(positions))")
         } catch let error as LibraryError {
             throw LibraryError(error.code, "\(name): \(error.message)")

@@ -10,10 +10,16 @@ struct ChangeResult: Encodable, Sendable, Hashable {
     var steps: [String]?
     /// The album's id, when the change concerns one album.
     var id: UUID?
+    /// The album's title as the change found it (as it left it, for an edit), when the change
+    /// concerns one album.
+    var title: String?
     /// The album's position after the change (before it, for a delete).
     var position: Int?
     /// How many albums an import or replace brought in.
     var count: Int?
+    /// The history revision the change committed (`DurableHistory.revision`): every change of the
+    /// library, from any process, takes the next one, so results can be put in commit order.
+    var revision: Int?
 
     /// Creates a result.
     ///
@@ -22,16 +28,18 @@ struct ChangeResult: Encodable, Sendable, Hashable {
     ///   - step: The history text of the step done.
     ///   - steps: The history texts of the steps undone or redone.
     ///   - id: The album's id.
+    ///   - title: The album's title.
     ///   - position: The album's position.
     ///   - count: How many albums.
     init(
-        command: String, step: String? = nil, steps: [String]? = nil, id: UUID? = nil, position: Int? = nil,
-        count: Int? = nil
+        command: String, step: String? = nil, steps: [String]? = nil, id: UUID? = nil, title: String? = nil,
+        position: Int? = nil, count: Int? = nil
     ) {
         self.command = command
         self.step = step
         self.steps = steps
         self.id = id
+        self.title = title
         self.position = position
         self.count = count
     }

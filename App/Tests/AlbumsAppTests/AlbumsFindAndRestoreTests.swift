@@ -183,6 +183,19 @@ import Testing
             #expect(imported["position"] as? Int == 7)
             let replaced = try await object("import", "--replace", file.path)
             #expect(replaced["step"] as? String == "Replace the library with 1 album")
+            // The album's title as the change found it (left it, for the edit), where there is one album.
+            #expect(
+                [added, edited, moved, deleted, imported].map { $0["title"] as? String } == [
+                    "Blue Train", "Blue Train", "Blue Train", "Blue Train", "Solo",
+                ])
+            #expect(undone["title"] == nil && replaced["title"] == nil)
+            // Each change's commit takes the next revision, and `history --json` shows the last one.
+            let revisions = [added, edited, moved, deleted, undone, redone, imported, replaced].map {
+                $0["revision"] as? Int
+            }
+            #expect(revisions == Array(1...8), "\(revisions)")
+            let history = try json(try await albums("--json", "history")) as? [String: Any]
+            #expect(history?["revision"] as? Int == 8)
         }
     }
 

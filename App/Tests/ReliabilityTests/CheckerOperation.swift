@@ -1,0 +1,93 @@
+import Foundation
+
+/// One operation of the history checker: a mutating `albums` subcommand with its arguments.
+enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
+    /// How an operation names its album: the three forms the command line takes.
+    enum Reference: Hashable, Sendable {
+        case position(Int)
+        case id(UUID)
+        case title(String)
+
+        var argument: String {
+            switch self {
+            case .position(let position): String(position)
+            case .id(let id): id.uuidString
+            case .title(let title): title
+            }
+        }
+    }
+
+    /// The fields an edit sets; an empty year or cover removes it, an empty genre clears it.
+    struct Fields: Hashable, Sendable {
+        var title: String?
+        var artist: String?
+        var genre: String?
+        var year: String?
+        var cover: String?
+
+        var arguments: [String] {
+            [("--title", title), ("--artist", artist), ("--genre", genre), ("--year", year), ("--cover", cover)]
+                .flatMap { option, value in value.map { [option, $0] } ?? [] }
+        }
+
+        /// The album as the edit leaves it.
+        func applied(to album: LibraryModel.Album) -> LibraryModel.Album {
+            var album = album
+            if let title { album.title = title }
+            if let artist { album.artist = artist }
+            if let genre { album.genre = genre }
+            if let year { album.year = year.isEmpty ? nil : Int(year) }
+            if let cover { album.cover = cover.isEmpty ? nil : cover }
+            return album
+        }
+    }
+
+    case add(title: String, artist: String, genre: String?, at: Int?)
+    case edit(Reference, Fields)
+    case move(Reference, to: Int)
+    case delete(Reference)
+    case undo(Int)
+    case redo(Int)
+    /// `import FILE`: the file holds these albums.
+    case importAlbums([LibraryModel.Album], file: String)
+    /// `import --replace FILE`.
+    case replace([LibraryModel.Album], file: String)
+
+    /// The subcommand and its arguments (after `albums --db PATH --json`).
+    var arguments: [String] {
+        switch self {
+        case .add(let title, let artist, let genre, let at):
+            ["add", "--title", title, "--artist", artist] + (genre.map { ["--genre", $0] } ?? [])
+                + (at.map { ["--at", String($0)] } ?? [])
+        case .edit(let reference, let fields): ["edit", reference.argument] + fields.arguments
+        case .move(let reference, let target): ["move", reference.argument, String(target)]
+        case .delete(let reference): ["delete", reference.argument]
+        case .undo(let count): ["undo", String(count)]
+        case .redo(let count): ["redo", String(count)]
+        case .importAlbums(_, let file): ["import", file]
+        case .replace(_, let file): ["import", "--replace", file]
+        }
+    }
+
+    /// The subcommand's name, `import --replace` apart from `import`.
+    var subcommand: String {
+        if case .replace = self { return "import --replace" }
+        return arguments[0]
+    }
+
+    /// The file an import reads, written before the run.
+    var importFile: (path: String, albums: [LibraryModel.Album])? {
+        switch self {
+        case .importAlbums(let albums, let file), .replace(let albums, let file): (file, albums)
+        default: nil
+        }
+    }
+
+    var description: String {
+        "albums "
+            + arguments.map { word in
+                word.contains(" ") || word.isEmpty
+                    ? "\"\(word)\"" : (word.hasPrefix("/") ? (word as NSString).lastPathComponent : word)
+            }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+
+/// One round of the history checker: a fresh library, several `albums` processes running their
+/// scripts on it at once, each run recorded with what it printed and when it started and ended.
+struct CheckerRound {
+    /// One `albums` run.
+    struct Run: Sendable {
+        var process: Int
+        var number: Int
+        var operation: CheckerOperation
+        var result: ChildProcess.Result
+        /// When the run started and ended, from the start of the round: the process ran inside.
+        var start: Duration
+        var end: Duration
+        /// Where its commit fell in the order the commit gate saw (``CommitGateSequencer``), in a
+        /// round ordered by the gate; `nil` otherwise or when it committed nothing.
+        var gateOrder: Int?
+
+        var label: String { "P\(process)#\(number) `\(operation)`" }
+    }
+
+    /// `albums --json history`.
+    struct History: Decodable, Sendable {
+        struct Step: Decodable, Sendable {
+            var text: String
+            var done: Bool
+        }
+        var current: Int
+        var count: Int
+        /// Missing from the output of an `albums` older than the revision.
+        var revision: Int?
+        var steps: [Step]
+    }
+
+    /// What a round ran and observed.
+    struct Record: Sendable {
+        var seed: UInt64
+        var initialAlbums: [LibraryModel.Album]
+        var initialRevision: Int
+        var runs: [Run]
+        var finalAlbums: [LibraryModel.Album]
+        var finalHistory: History
+        /// `list --json` ids, in the order of the positions it printed (which must be 1, 2, …).
+        var listedIDs: [UUID]
+        var listedPositions: [Int]
+        /// What the gate saw that breaks its premise (two processes inside a commit at once).
+        var gateAnomalies: [String]
+    }
+
+    struct SetupFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    let albums: String
+    let seed: UInt64
+    let processes: Int
+    let operationsPerProcess: Int
+    let orderedByGate: Bool
+    /// A hang, not a slow machine: generous, since the machine may be busy.
+    var timeout: TimeInterval = 120
+
+    /// Runs the round in a fresh folder (removed afterwards).
+    func run() async throws -> Record {
+        let folder = try ChildProcess.makeFolder("history-checker")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        func albums(_ arguments: String...) async throws -> String {
+            let result = try await ChildProcess.run(self.albums, ["--db", database] + arguments, timeout: timeout)
+            guard result.status == 0 else { throw SetupFailure(description: "\(arguments): \(result)") }
+            return result.output
+        }
+        let decoder = JSONDecoder()
+        _ = try await albums("list")
+        let initial = try decoder.decode([LibraryModel.Album].self, from: Data(try await albums("export").utf8))
+        let initialHistory = try decoder.decode(History.self, from: Data(try await albums("--json", "history").utf8))
+
+        var workload = CheckerWorkload(seed: seed, folder: folder, initial: initial)
+        let scripts = workload.scripts(processes: processes, operations: operationsPerProcess)
+        let encoder = JSONEncoder()
+        for operation in scripts.joined() {
+            if let file = operation.importFile {
+                try encoder.encode(file.albums).write(to: URL(fileURLWithPath: file.path))
+            }
+        }
+
+        let sequencer = orderedByGate ? CommitGateSequencer() : nil
+        let watcher = sequencer.map { sequencer in Task { await sequencer.watch() } }
+        let origin = ContinuousClock.now
+        let runs = await withTaskGroup(of: [Run].self) { group in
+            for (process, script) in scripts.enumerated() {
+                group.addTask {
+                    var runs: [Run] = []
+                    for (number, operation) in script.enumerated() {
+                        let key = CommitGateSequencer.Key(process: process, number: number)
+                        var environment: [String: String] = [:]
+                        if let sequencer {
+                            environment["ALBUMS_TEST_COMMIT_GATE"] = sequencer.open(key, in: folder).path
+                        }
+                        let start = ContinuousClock.now - origin
+                        let result: ChildProcess.Result
+                        do {
+                            result = try await ChildProcess.run(
+                                self.albums, ["--db", database, "--json"] + operation.arguments,
+                                environment: environment, timeout: timeout)
+                        } catch {
+                            result = ChildProcess.Result(
+                                status: -1, wasSignaled: false, timedOut: false, output: "",
+                                error: "could not run: \(error)")
+                        }
+                        let end = ContinuousClock.now - origin
+                        runs.append(
+                            Run(
+                                process: process, number: number, operation: operation, result: result, start: start,
+                                end: end, gateOrder: sequencer?.close(key)))
+                    }
+                    return runs
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        watcher?.cancel()
+
+        let finalAlbums = try decoder.decode([LibraryModel.Album].self, from: Data(try await albums("export").utf8))
+        let finalHistory = try decoder.decode(History.self, from: Data(try await albums("--json", "history").utf8))
+        struct Listed: Decodable {
+            var position: Int
+            var id: UUID
+        }
+        let listed = try decoder.decode([Listed].self, from: Data(try await albums("--json", "list").utf8))
+        return Record(
+            seed: seed, initialAlbums: initial, initialRevision: initialHistory.revision ?? 0, runs: runs,
+            finalAlbums: finalAlbums, finalHistory: finalHistory, listedIDs: listed.map(\.id),
+            listedPositions: listed.map(\.position), gateAnomalies: sequencer?.anomalies ?? [])
+    }
+}

@@ -1,0 +1,251 @@
+import Foundation
+
+/// The history checker's model of one library: its albums in order, and its history as a linear
+/// undo stack with an index, each step keeping the albums before and after it.
+///
+/// ``apply(_:addedID:)`` does what `albums` must do for one operation at one point of the history:
+/// it returns the result `--json` must print, or the refusal it must print (and then changes
+/// nothing). Undo and redo restore the snapshots, so the model holds the specification (an undo
+/// puts back exactly what its step changed) rather than a copy of the commands' code.
+struct LibraryModel: Sendable {
+    /// An album as `albums export` writes it.
+    struct Album: Codable, Hashable, Sendable {
+        var id: UUID
+        var title: String
+        var artist: String
+        var genre: String
+        var year: Int?
+        var cover: String?
+    }
+
+    /// One step of the history.
+    struct Step: Hashable, Sendable {
+        var text: String
+        var before: [Album]
+        var after: [Album]
+    }
+
+    /// What a change prints with `--json` (`ChangeResult`), decoded or as the model expects it.
+    struct Result: Codable, Hashable, Sendable, CustomStringConvertible {
+        var command: String
+        var step: String?
+        var steps: [String]?
+        var id: UUID?
+        var title: String?
+        var position: Int?
+        var count: Int?
+        var revision: Int?
+
+        var description: String {
+            var parts = [command]
+            if let step { parts.append("step \(step)") }
+            if let steps { parts.append("steps \(steps)") }
+            if let title { parts.append("title “\(title)”") }
+            if let id { parts.append("id \(id.uuidString)") }
+            if let position { parts.append("position \(position)") }
+            if let count { parts.append("count \(count)") }
+            if let revision { parts.append("revision \(revision)") }
+            return "{" + parts.joined(separator: ", ") + "}"
+        }
+    }
+
+    /// A refusal: what `albums` prints after `albums: `, and its kind.
+    struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+        enum Kind: String, Sendable {
+            case positionOutOfRange, albumNotFound, ambiguousTitle, nothingToChange, nothingToUndo, nothingToRedo
+            case idInLibrary
+        }
+
+        var kind: Kind
+        var message: String
+
+        var description: String { "\(kind.rawValue): \(message)" }
+
+        /// The kind of a refusal `albums` printed (the line after `albums: `), or `nil` for one no
+        /// operation of the checker should meet.
+        static func kind(ofMessage message: String) -> Kind? {
+            if message.contains(" is out of range") { return .positionOutOfRange }
+            if message.hasPrefix("no album has the id") || message.hasPrefix("no album is titled") {
+                return .albumNotFound
+            }
+            if message.contains(" albums are titled “") { return .ambiguousTitle }
+            if message.hasSuffix("nothing to edit") || message.hasSuffix("nothing to move")
+                || message.hasSuffix("nothing to replace")
+            {
+                return .nothingToChange
+            }
+            if message == "nothing to undo" || message.hasSuffix("can be undone") { return .nothingToUndo }
+            if message == "nothing to redo" || message.hasSuffix("can be redone") { return .nothingToRedo }
+            if message.hasSuffix("is already in the library") { return .idInLibrary }
+            return nil
+        }
+    }
+
+    private(set) var albums: [Album]
+    private(set) var steps: [Step] = []
+    private(set) var index = 0
+
+    init(albums: [Album]) {
+        self.albums = albums
+    }
+
+    /// Applies one operation: the result `albums` must print, or its refusal.
+    ///
+    /// - Parameters:
+    ///   - operation: The operation.
+    ///   - addedID: The id `albums add` printed (it draws a new album's id itself).
+    mutating func apply(_ operation: CheckerOperation, addedID: UUID?) -> Swift.Result<Result, Refusal> {
+        switch operation {
+        case .add(let title, let artist, let genre, let at):
+            let position = at ?? albums.count + 1
+            guard position <= albums.count + 1 else { return .failure(outOfRange(position, limit: albums.count + 1)) }
+            let album = Album(id: addedID ?? UUID(), title: title, artist: artist, genre: genre ?? "")
+            record("Add “\(title)”") { $0.insert(album, at: position - 1) }
+            return .success(
+                Result(command: "add", step: "Add “\(title)”", id: album.id, title: title, position: position))
+        case .edit(let reference, let fields):
+            return find(reference).flatMap { position, found in
+                let edited = fields.applied(to: found)
+                guard edited != found else {
+                    return .failure(
+                        Refusal(
+                            kind: .nothingToChange,
+                            message: "“\(found.title)” already has those values: nothing to edit"))
+                }
+                record("Edit “\(found.title)”") { $0[position - 1] = edited }
+                return .success(
+                    Result(
+                        command: "edit", step: "Edit “\(found.title)”", id: found.id, title: edited.title,
+                        position: position))
+            }
+        case .move(let reference, let target):
+            return find(reference).flatMap { from, found in
+                // The album was found: the library is not empty.
+                guard (1...albums.count).contains(target) else {
+                    return .failure(outOfRange(target, limit: albums.count))
+                }
+                guard target != from else {
+                    return .failure(
+                        Refusal(
+                            kind: .nothingToChange,
+                            message: "“\(found.title)” is already at position \(from): nothing to move"))
+                }
+                record("Move “\(found.title)”") { $0.insert($0.remove(at: from - 1), at: target - 1) }
+                return .success(
+                    Result(
+                        command: "move", step: "Move “\(found.title)”", id: found.id, title: found.title,
+                        position: target))
+            }
+        case .delete(let reference):
+            return find(reference).map { position, found in
+                record("Delete “\(found.title)”") { $0.remove(at: position - 1) }
+                return Result(
+                    command: "delete", step: "Delete “\(found.title)”", id: found.id, title: found.title,
+                    position: position)
+            }
+        case .undo(let count):
+            guard index >= count else {
+                return .failure(
+                    Refusal(
+                        kind: .nothingToUndo,
+                        message: index == 0
+                            ? "nothing to undo" : "cannot undo \(count) steps: only \(index) can be undone"))
+            }
+            let texts = (0..<count).map { steps[index - 1 - $0].text }
+            index -= count
+            albums = steps[index].before
+            return .success(Result(command: "undo", steps: texts))
+        case .redo(let count):
+            let available = steps.count - index
+            guard available >= count else {
+                return .failure(
+                    Refusal(
+                        kind: .nothingToRedo,
+                        message: available == 0
+                            ? "nothing to redo" : "cannot redo \(count) steps: only \(available) can be redone"))
+            }
+            let texts = steps[index..<(index + count)].map(\.text)
+            index += count
+            albums = steps[index - 1].after
+            return .success(Result(command: "redo", steps: texts))
+        case .importAlbums(let imported, let file):
+            let present = Set(albums.map(\.id))
+            if let clash = imported.firstIndex(where: { present.contains($0.id) }) {
+                return .failure(
+                    Refusal(
+                        kind: .idInLibrary,
+                        message:
+                            "\(file): album \(clash + 1): id \(imported[clash].id.uuidString) is already in the library"
+                    ))
+            }
+            let first = albums.count + 1
+            let text = imported.count == 1 ? "Import “\(imported[0].title)”" : "Import \(imported.count) albums"
+            record(text) { $0 += imported }
+            let one = imported.count == 1 ? imported.first : nil
+            return .success(
+                Result(
+                    command: "import", step: text, id: one?.id, title: one?.title, position: first,
+                    count: imported.count))
+        case .replace(let replacement, let file):
+            guard replacement != albums else {
+                return .failure(
+                    Refusal(
+                        kind: .nothingToChange,
+                        message:
+                            "\(file): the library already holds exactly these \(albums.count) albums in this order: "
+                            + "nothing to replace"))
+            }
+            let text = "Replace the library with \(replacement.count) album\(replacement.count == 1 ? "" : "s")"
+            record(text) { $0 = replacement }
+            return .success(Result(command: "import", step: text, count: replacement.count))
+        }
+    }
+
+    /// Records a step that changes the albums as `change` does, dropping the undone steps.
+    private mutating func record(_ text: String, _ change: (inout [Album]) -> Void) {
+        let before = albums
+        change(&albums)
+        steps.removeSubrange(index...)
+        steps.append(Step(text: text, before: before, after: albums))
+        index += 1
+    }
+
+    /// The album a reference names now, and its position, or the refusal `albums` prints.
+    private func find(_ reference: CheckerOperation.Reference) -> Swift.Result<(Int, Album), Refusal> {
+        switch reference {
+        case .position(let position):
+            guard position >= 1, position <= albums.count else {
+                return .failure(outOfRange(position, limit: albums.count))
+            }
+            return .success((position, albums[position - 1]))
+        case .id(let id):
+            guard let offset = albums.firstIndex(where: { $0.id == id }) else {
+                return .failure(Refusal(kind: .albumNotFound, message: "no album has the id \(id.uuidString)"))
+            }
+            return .success((offset + 1, albums[offset]))
+        case .title(let title):
+            let found = albums.enumerated().filter { $0.element.title == title }.map { ($0.offset + 1, $0.element) }
+            guard let first = found.first else {
+                return .failure(Refusal(kind: .albumNotFound, message: "no album is titled “\(title)”"))
+            }
+            guard found.count == 1 else {
+                let shown = found.prefix(5).map { "\($0.0) (id \($0.1.id.uuidString))" }
+                let more = found.count > 5 ? ", and \(found.count - 5) more" : ""
+                return .failure(
+                    Refusal(
+                        kind: .ambiguousTitle,
+                        message: "\(found.count) albums are titled “\(title)”: positions "
+                            + shown.joined(separator: ", ") + more + "; name one by position or id"))
+            }
+            return .success(first)
+        }
+    }
+
+    private func outOfRange(_ position: Int, limit: Int) -> Refusal {
+        Refusal(
+            kind: .positionOutOfRange,
+            message: limit == 0
+                ? "position \(position) is out of range: the library is empty"
+                : "position \(position) is out of range (1...\(limit))")
+    }
+}
