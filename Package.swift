@@ -46,7 +46,10 @@ let package = Package(
         // Start-up orchestration: launch commands on a dependency graph.
         .target(name: "LaunchKit", dependencies: ["CommandKit", "Locking"]),
         // The thin SQLite layer: connections, statements, rows, values, transactions, migrations.
-        .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
+        // (CExtendedAttributes: the mark on each -wal naming its database, WriteAheadLogOwner.)
+        .target(
+            name: "SQLiteDatabase",
+            dependencies: ["CSQLite", .target(name: "CExtendedAttributes", condition: .when(platforms: [.linux]))]),
         // Durable, transactional command history on SQLite.
         .target(name: "CommandStore", dependencies: ["CommandKit", "SQLiteDatabase"]),
         // The album domain: Album, LibraryAPI (the receiver), album commands.

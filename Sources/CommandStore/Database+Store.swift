@@ -26,7 +26,10 @@ extension Database {
     /// - a directory, FIFO, device, socket at `path`, or anything but a regular file at its `-wal`,
     ///   `-shm` or `-journal` path: ``StoreError/Code/notARegularFile``, before anything is opened;
     /// - a file that is read-only, or whose folder is while its `-wal`/`-shm` files are missing: a
-    ///   `DatabaseError` with code `readOnly` naming the file and the remedy.
+    ///   `DatabaseError` with code `readOnly` naming the file and the remedy;
+    /// - a `-wal` log that a connection marked as the log of another file (the file at `path` was
+    ///   moved over, or removed, while that connection had the old one open): a `DatabaseError` with
+    ///   code `cantOpen` naming both and the remedy, before anything reads the log.
     ///
     /// Existing `-wal` and `-shm` files are given the database's permission bits before the open
     /// (SQLite copies the mode once, at creation; a log made while the file was read-only would
@@ -94,6 +97,9 @@ extension Database {
             }
             try createStore(at: path, schemas: schemas, configuration: configuration)
         }
+        // A log marked as another file's (this one was moved over it while it was open): refused
+        // before any look reads it, with the reason, rather than judged by what it shows.
+        try WriteAheadLogOwner.requireLog(of: path)
         try inspect(path: path, schemas: schemas, busyTimeout: configuration.busyTimeout)
         try inspectLog(path: path, busyTimeout: configuration.busyTimeout)
         if !configuration.isReadOnly {

@@ -15,8 +15,15 @@ final class Connection {
     private(set) var handle: OpaquePointer?
     /// The file, `nil` for an in-memory database (errors name it).
     let path: String?
-    /// The commit hook SQLite calls, if any (``Database/setCommitHook(_:)``); kept alive here.
+    /// The commit hook SQLite calls, if any; kept alive here. It runs ``userCommitHook``, then
+    /// ``fileCheck``.
     var commitHook: CommitHookBox?
+    /// The hook given to ``Database/setCommitHook(_:)``.
+    var userCommitHook: (() -> Bool)?
+    /// Whether the path still names the file opened (``Database/fileStatus()``), asked at each commit.
+    var fileCheck: (() -> Bool)?
+    /// Set when ``fileCheck`` refused the last commit, so its error says why.
+    var fileCheckRefusedCommit = false
 
     init(handle: OpaquePointer, path: String?) {
         self.handle = handle
@@ -32,6 +39,16 @@ final class Connection {
         // close_v2 defers the real close until outstanding statements are finalized.
         sqlite3_close_v2(handle)
         self.handle = nil
+    }
+
+    /// Closes without the checkpoint SQLite runs when the last connection closes, and so without
+    /// deleting the `-wal` and `-shm` files it finds by name: they may be another file's now.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/c_dbconfig_defensive.html#sqlitedbconfignockptonclose>
+    func closeWithoutCheckpoint() {
+        guard let handle else { return }
+        _ = csqlite_db_config_no_checkpoint_on_close(handle, 1)
+        close()
     }
 
     /// The handle, or a misuse error naming the statement when the connection is closed.
@@ -57,6 +74,15 @@ final class Connection {
 
     /// The error SQLite reports for `code`, with its current message.
     func error(_ code: Int32, sql: String?) -> DatabaseError {
+        if code == DatabaseError.ResultCode.constraintCommitHook.rawValue, fileCheckRefusedCommit, let path {
+            fileCheckRefusedCommit = false
+            return DatabaseError(
+                resultCode: .readOnlyDatabaseMoved,
+                message: "\(path) is no longer the file this connection opened (another program "
+                    + "\(FileIdentity(path: path) == nil ? "removed or renamed it" : "moved another file there")); "
+                    + "nothing was written",
+                sql: sql, path: path)
+        }
         var message =
             handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))
         let resultCode = DatabaseError.ResultCode(rawValue: code)

@@ -9,6 +9,9 @@ extension Database {
     /// The hook must not use the database. Returning `false` turns the commit into a rollback:
     /// the `COMMIT` then fails with `SQLITE_CONSTRAINT_COMMITHOOK`.
     ///
+    /// The connection's own check that its file is still at its path (see ``fileStatus()``) runs
+    /// after `hook`, and is not replaced by it.
+    ///
     /// - Parameter hook: The hook, replacing any earlier one; `nil` removes it.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/commit_hook.html>
@@ -28,13 +31,32 @@ final class CommitHookBox {
 
 extension Connection {
     func setCommitHook(_ hook: (() -> Bool)?) {
+        userCommitHook = hook
+        installCommitHook()
+    }
+
+    func setFileCheck(_ check: (() -> Bool)?) {
+        fileCheck = check
+        installCommitHook()
+    }
+
+    /// Gives SQLite one hook: the user's, then the file check, right before the commit is written.
+    private func installCommitHook() {
         guard let handle else { return }
-        guard let hook else {
+        guard userCommitHook != nil || fileCheck != nil else {
             sqlite3_commit_hook(handle, nil, nil)
             commitHook = nil
             return
         }
-        let box = CommitHookBox(hook)
+        let (user, file) = (userCommitHook, fileCheck)
+        let box = CommitHookBox { [weak self] in
+            guard user?() ?? true else { return false }
+            guard file?() ?? true else {
+                self?.fileCheckRefusedCommit = true
+                return false
+            }
+            return true
+        }
         sqlite3_commit_hook(
             handle,
             { context in

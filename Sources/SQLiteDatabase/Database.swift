@@ -46,6 +46,8 @@ public final class Database {
     @exclusivity(unchecked) private var commitStatement: Statement?
     /// Nesting depth of ``inTransaction(_:_:)`` and ``inSavepoint(_:)``: names savepoints uniquely.
     @exclusivity(unchecked) var transactionDepth = 0
+    /// The file opened and its companions (`nil` in memory): see ``fileStatus()``.
+    var openedFile: OpenedFile?
 
     /// Opens a connection to the database file at `path`.
     ///
@@ -54,14 +56,19 @@ public final class Database {
     /// read-only or in memory), gets its busy timeout, foreign keys and `synchronous` level. If any of
     /// these steps fails the handle is closed before the error is thrown.
     ///
+    /// A file connection records which file it opened (its ``FileIdentity``) and marks its `-wal` log
+    /// as that file's; a log marked as another file's (the file at `path` was moved over, or removed,
+    /// while a connection had the old one open) is refused before SQLite reads it. Commits are
+    /// refused once `path` names another file or none (see ``fileStatus()``).
+    ///
     /// - Important: This opens any SQLite file and switches it to WAL, which rewrites its header.
     ///   To open a file that must be a CommandStore database, and leave every other file untouched,
     ///   use `Database.openStore(path:schemas:configuration:)` (CommandStore).
     /// - Parameters:
     ///   - path: A file path, or `:memory:` for a private in-memory database.
     ///   - configuration: How to open it.
-    /// - Throws: ``DatabaseError``: `cantOpen` when the file is missing or unreadable, `notADatabase`
-    ///   when it is not SQLite, or any error from the set-up pragmas.
+    /// - Throws: ``DatabaseError``: `cantOpen` when the file is missing or unreadable, or its log is
+    ///   another file's, `notADatabase` when it is not SQLite, or any error from the set-up pragmas.
     ///
     /// Related SQLite documentation: <https://www.sqlite.org/c3ref/open.html>,
     /// <https://www.sqlite.org/wal.html>
@@ -69,6 +76,9 @@ public final class Database {
         self.path = path
         self.configuration = configuration
         let isInMemory = path == ":memory:"
+        // Before SQLite reads a log that is another file's (this one was replaced or removed while
+        // open elsewhere), and before a missing file is created next to such a log.
+        if !isInMemory { try WriteAheadLogOwner.requireLog(of: path) }
         if configuration.createIfMissing && !isInMemory && !configuration.isReadOnly {
             try FileSystem.createFileIfMissing(at: path)
         }
@@ -80,6 +90,14 @@ public final class Database {
             try setUp()
         } catch {
             connection.close()
+            throw error
+        }
+        guard !isInMemory else { return }
+        do {
+            try recordOpenedFile()
+        } catch {
+            // Its log may be another file's: SQLite's checkpoint at close would copy it in.
+            connection.closeWithoutCheckpoint()
             throw error
         }
     }
@@ -103,10 +121,7 @@ public final class Database {
     }
 
     deinit {
-        statementCache.removeAll()
-        beginImmediateStatement = nil
-        commitStatement = nil
-        connection.close()
+        close()
     }
 
     /// Opens a handle, closing it again when the open fails (SQLite allocates one even then).
@@ -158,12 +173,27 @@ public final class Database {
     /// are finalized when released. Closing twice does nothing. In WAL mode, closing the last
     /// connection checkpoints the log into the main file and removes the `-wal` file.
     ///
-    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/close.html>
+    /// A connection whose file is no longer at its path (``fileStatus()`` is ``FileStatus/replaced``
+    /// or ``FileStatus/removed``) closes without touching what is there now: its log is checkpointed
+    /// into the file it opened (by descriptor), SQLite's own checkpoint at close, which would then
+    /// delete `<path>-wal` and `<path>-shm` by name, is skipped, and those files are removed only if
+    /// they are still the ones this connection used.
+    ///
+    /// Related SQLite documentation: <https://www.sqlite.org/c3ref/close.html>,
+    /// <https://www.sqlite.org/howtocorrupt.html#_unlinking_or_renaming_a_database_file_while_in_use>
     public func close() {
+        let detached = isDetachedFromPath
+        // Into the file opened, by descriptor; passive, so it never waits for a reader of it.
+        if detached { try? execute("PRAGMA wal_checkpoint(PASSIVE)") }
         statementCache.removeAll()
         beginImmediateStatement = nil
         commitStatement = nil
-        connection.close()
+        guard detached else {
+            connection.close()
+            return
+        }
+        connection.closeWithoutCheckpoint()
+        removeOwnCompanionsFromPath()
     }
 
     /// Whether ``close()`` has been called.

@@ -140,6 +140,11 @@ extension DatabaseError {
 
         /// `SQLITE_BUSY_SNAPSHOT`: a WAL read transaction cannot be upgraded to write.
         public static let busySnapshot = ResultCode(rawValue: 5 | (2 << 8))
+        /// `SQLITE_READONLY_DBMOVED`: the file was moved, replaced or removed since the connection
+        /// opened it, so nothing more may be written through it.
+        public static let readOnlyDatabaseMoved = ResultCode(rawValue: 8 | (4 << 8))
+        /// `SQLITE_CONSTRAINT_COMMITHOOK`: a commit hook turned the commit into a rollback.
+        public static let constraintCommitHook = ResultCode(rawValue: 19 | (2 << 8))
         /// `SQLITE_CONSTRAINT_CHECK`.
         public static let constraintCheck = ResultCode(rawValue: 19 | (1 << 8))
         /// `SQLITE_CONSTRAINT_FOREIGNKEY`.
@@ -184,6 +189,8 @@ extension DatabaseError.ResultCode: CustomStringConvertible {
         case DatabaseError.ResultCode.row.rawValue: "SQLITE_ROW"
         case DatabaseError.ResultCode.done.rawValue: "SQLITE_DONE"
         case DatabaseError.ResultCode.busySnapshot.rawValue: "SQLITE_BUSY_SNAPSHOT"
+        case DatabaseError.ResultCode.readOnlyDatabaseMoved.rawValue: "SQLITE_READONLY_DBMOVED"
+        case DatabaseError.ResultCode.constraintCommitHook.rawValue: "SQLITE_CONSTRAINT_COMMITHOOK"
         case DatabaseError.ResultCode.constraintCheck.rawValue: "SQLITE_CONSTRAINT_CHECK"
         case DatabaseError.ResultCode.constraintForeignKey.rawValue: "SQLITE_CONSTRAINT_FOREIGNKEY"
         case DatabaseError.ResultCode.constraintNotNull.rawValue: "SQLITE_CONSTRAINT_NOTNULL"

@@ -44,6 +44,26 @@ public enum FileSystem: Sendable {
         return folder + ".\(name).creating-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     }
 
+    /// `path` with every symbolic link resolved, as SQLite resolves a database's path before it
+    /// names the `-wal`, `-shm` and `-journal` files beside it: those sit next to the file a link
+    /// points to, not next to the link. A path that does not exist yet has its folder resolved.
+    ///
+    /// - Returns: An absolute path, or `path` as given when its folder cannot be resolved either.
+    package static func resolvedPath(_ path: String) -> String {
+        if let resolved = realPath(path) { return resolved }
+        let slash = path.lastIndex(of: "/")
+        let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        guard let resolvedFolder = realPath(folder) else { return path }
+        return resolvedFolder == "/" ? "/" + name : resolvedFolder + "/" + name
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Whether something exists at `path` (a dangling link counts as absent).
     package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0

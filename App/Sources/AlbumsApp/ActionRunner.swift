@@ -138,7 +138,7 @@ struct ActionRunner {
             return
         }
         do {
-            try UserFile.checkExportDestination(destination)
+            try UserFile.checkExportDestination(destination, library: session.path)
         } catch {
             throw LibraryError(.storage, "cannot export to \(destination): \(error.reason)")
         }

@@ -138,6 +138,10 @@ public enum AlbumsApp: Sendable {
                 session: session, options: request.options, console: console,
                 terminalWidth: console.outputIsTerminal ? TerminalSize.columns(environment: environment) : nil)
             try runner.run(request.action)
+            // While another process (the terminal UI) keeps the library open, this run's close does
+            // not checkpoint: copy its commits into the file now, so a backup copied over the file
+            // later replaces them too instead of meeting them in the log (never waits, µs if none).
+            try? session.checkpoint()
             return (0, request.action.isMutating)
         } catch let error as UsageError {
             console.writeErrorLine(error.description)

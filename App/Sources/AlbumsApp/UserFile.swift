@@ -107,7 +107,7 @@ enum UserFile {
     /// removes the temporary file and leaves `path` untouched. A new file is 0600; a file that is
     /// replaced keeps its permission bits (never wider than they were) and, where allowed, its owner.
     ///
-    /// Call ``checkExportDestination(_:)`` first, which refuses what is not a regular file.
+    /// Call ``checkExportDestination(_:library:)`` first, which refuses what is not a regular file.
     ///
     /// - Parameters:
     ///   - path: The destination as the user wrote it.
@@ -164,14 +164,20 @@ enum UserFile {
     }
 
     /// Checks that `path` can take an export: absent, or a regular file (or a link to one), in an
-    /// existing directory.
+    /// existing directory, and not part of the library being exported.
     ///
     /// The export itself replaces the file atomically (a new file renamed over the old), which
-    /// would swap a FIFO or a device node for a regular file; this check refuses those first.
+    /// would swap a FIFO or a device node for a regular file, or the library for its own JSON;
+    /// this check refuses those first.
     ///
-    /// - Parameter path: The destination as the user wrote it.
-    /// - Throws: ``Refusal`` when `path` is a directory, not a regular file, or its directory is missing.
-    static func checkExportDestination(_ path: String) throws(Refusal) {
+    /// - Parameters:
+    ///   - path: The destination as the user wrote it.
+    ///   - library: The library's path: the destination may be neither it nor one of its companion
+    ///     files (``requireNotPartOfLibrary(_:library:)``).
+    /// - Throws: ``Refusal`` when `path` is the library or a companion, a directory, not a regular
+    ///   file, or its directory is missing.
+    static func checkExportDestination(_ path: String, library: String) throws(Refusal) {
+        try requireNotPartOfLibrary(path, library: library)
         var status = stat()
         if stat(path, &status) == 0 {
             try requireRegular(status)

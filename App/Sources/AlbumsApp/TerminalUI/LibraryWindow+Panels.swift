@@ -223,6 +223,7 @@ extension LibraryWindow {
             let reason = AlbumsApp.describe(error)
             openHistory()
             state.status = reason
+            noteFailedChange()
         }
         do {
             try reload(currentID: state.currentAlbum?.id, fallbackIndex: index)

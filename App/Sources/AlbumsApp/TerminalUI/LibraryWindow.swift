@@ -50,6 +50,9 @@ final class LibraryWindow {
     private var historyReport: String?
     /// Whether the last button press ended in an error (shown instead of a report).
     private var historyButtonFailed = false
+    /// Set when the library file is no longer the one the window shows (another program replaced,
+    /// overwrote or removed it): the loop then reopens it or stops (``reopenedWindow(after:)``).
+    var fileChange: FileChange?
 
     /// Creates the window.
     ///
@@ -83,6 +86,8 @@ final class LibraryWindow {
     func handle(_ key: KeyInput) {
         needsRedraw = true
         guard key != .resize else { return }
+        // Before anything acts on what the screen shows: is it still the file at the path?
+        guard followLibraryFile(droppingKey: key) else { return }
         if state.help != nil {
             state.help = nil  // any key closes the help
         } else if state.history != nil {
@@ -149,6 +154,7 @@ final class LibraryWindow {
         historyButtonFailed = true
         state.status = AlbumsApp.describe(error)
         needsRedraw = true
+        noteFailedChange()
     }
 
     /// Notes what an undo or redo did, for the status line (other changes report themselves).
@@ -201,8 +207,9 @@ final class LibraryWindow {
     }
 
     /// Shows what other processes committed since the last look: called while the terminal is
-    /// idle (each key timeout). One statement when nothing changed.
+    /// idle (each key timeout). Two statements and two `stat` calls when nothing changed.
     func followExternalChanges() {
+        guard followLibraryFile(droppingKey: nil) else { return }
         do {
             guard try session.refresh() else { return }
             try reload(currentID: state.currentAlbum?.id, fallbackIndex: state.clampedIndex)
@@ -259,6 +266,7 @@ final class LibraryWindow {
             state.status = try body()
         } catch {
             state.status = AlbumsApp.describe(error)
+            noteFailedChange()
         }
         do {
             try reload(currentID: currentID, fallbackIndex: index)
@@ -281,6 +289,9 @@ final class LibraryWindow {
         rememberCurrent()
         deleteButton.isEnabled = state.albumCount > 0
         refreshToolbar()
+        // After each change, the window's own or another process's: the file then holds every
+        // commit, so a copy over it replaces all of it, and the copy can be told from a commit.
+        try? session.checkpoint()
     }
 
     /// Whether the loaded window holds the albums a screen around `index` can show.

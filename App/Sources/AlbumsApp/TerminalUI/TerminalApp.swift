@@ -12,12 +12,13 @@ enum TerminalApp {
     ///   - currentAlbumID: The album to show first.
     /// - Returns: 0 after Quit, 128 + the signal number after SIGINT, SIGTERM or SIGHUP.
     /// - Throws: ``TerminalError`` when the terminal cannot be started, or a library error on
-    ///   the first load (after the terminal is restored).
+    ///   the first load, or when the library file is removed or replaced by one that cannot be
+    ///   opened (after the terminal is restored).
     static func run(session: LibrarySession, currentAlbumID: UUID?) throws -> Int32 {
         let terminal = CursesTerminal()
         try terminal.start()
         defer { terminal.stop() }
-        let window = try LibraryWindow(session: session, currentAlbumID: currentAlbumID)
+        var window = try LibraryWindow(session: session, currentAlbumID: currentAlbumID)
         var drawnSize = (width: -1, height: -1)
         while window.isRunning {
             let signal = terminationSignal.load(ordering: .relaxed)
@@ -36,6 +37,10 @@ enum TerminalApp {
             } else {
                 // Idle (the key read timed out): show what other processes changed meanwhile.
                 window.followExternalChanges()
+            }
+            // Another program replaced, wrote over or removed the file: the file there now, or stop.
+            if let change = window.fileChange {
+                window = try window.reopenedWindow(after: change)
             }
         }
         return 0

@@ -1,0 +1,89 @@
+import AlbumLibrary
+import CommandStore
+import SQLiteDatabase
+
+/// The window and the library file under it: another program may move a backup over the file
+/// (`mv`), copy one over it (`cp`) or remove it (`rm`) while the terminal UI has it open.
+///
+/// Before each key and at each idle look (``followExternalChanges()``) the window asks its session
+/// whether the path still names the file it opened, unchanged (``LibrarySession/fileStatus()``). If
+/// not, it acts on nothing it shows: the key is dropped, and the loop (``TerminalApp``) asks
+/// ``reopenedWindow(after:)`` for a window on the file at the path now, whose status line says what
+/// happened. The old connection is closed without touching the new file (its log is never
+/// replayed into it). A file that is gone stops the terminal UI: there is no library to show, and
+/// making a new one in its place would hide that it is gone.
+extension LibraryWindow {
+    /// What became of the library file, and what it cost.
+    struct FileChange: Equatable {
+        /// What the session saw.
+        var status: Database.FileStatus
+        /// The key that was not handled because of it, handled after all if a write over the file
+        /// turns out to have changed nothing the window shows.
+        var droppedKey: KeyInput?
+        /// Whether a key or a change was dropped or refused because of it.
+        var actionLost: Bool
+    }
+
+    /// Whether the window still shows the file at its path; when not, notes why in ``fileChange``.
+    ///
+    /// - Parameter key: The key about to be handled, `nil` for an idle look.
+    /// - Returns: `true` when the window may go on with the file it has.
+    func followLibraryFile(droppingKey key: KeyInput?) -> Bool {
+        guard fileChange == nil else { return false }
+        // A read that fails here fails again where the window reads, which reports it.
+        guard let status = try? session.fileStatus(), status != .unchanged else { return true }
+        fileChange = FileChange(status: status, droppedKey: key, actionLost: key != nil)
+        return false
+    }
+
+    /// After a change failed: if it failed because the file is no longer the one opened (a commit
+    /// through it is refused), notes that the change was lost with it.
+    func noteFailedChange() {
+        guard fileChange == nil, let status = try? session.fileStatus(), status != .unchanged else { return }
+        fileChange = FileChange(status: status, droppedKey: nil, actionLost: true)
+    }
+
+    /// A window on the library file at the path now, after ``fileChange`` (this window's session is
+    /// closed: its connection, and nothing of the new file).
+    ///
+    /// The album shown stays shown if the file holds it, and an open form, search or move prompt
+    /// stays open. When another program wrote over the file without changing what the window shows
+    /// (the same history, the same number of albums: a copy of the file as it is, or another
+    /// connection's checkpoint), the status line stays and the dropped key is handled now.
+    ///
+    /// - Parameter change: What became of the file.
+    /// - Returns: The new window.
+    /// - Throws: ``LibraryError`` when the file is gone (the terminal UI then stops with that
+    ///   message) or what is there now cannot be opened as a library.
+    func reopenedWindow(after change: FileChange) throws -> LibraryWindow {
+        let path = session.path
+        guard change.status != .removed else {
+            session.close()
+            throw LibraryError(
+                .storage,
+                "the library \(path) was removed or renamed by another program while it was open here; albums "
+                    + "stopped without writing to it")
+        }
+        let shown = (steps: session.history.count, done: session.history.index, albums: state.albumCount)
+        let window = try LibraryWindow(session: try session.reopened(), currentAlbumID: state.currentAlbum?.id)
+        window.width = width
+        window.state.form = state.form
+        window.state.search = state.search
+        window.state.movePrompt = state.movePrompt
+        window.state.help = state.help
+        let now = (
+            steps: window.session.history.count, done: window.session.history.index, albums: window.state.albumCount
+        )
+        if change.status == .overwritten && now == shown {
+            window.state.status = state.status
+            if let key = change.droppedKey { window.handle(key) }
+            return window
+        }
+        let what =
+            change.status == .overwritten
+            ? "Another program wrote over the library file (a copy?)"
+            : "Another program replaced the library file (a restore?)"
+        window.state.status = what + ": reopened it" + (change.actionLost ? "; your last action was not applied" : "")
+        return window
+    }
+}
