@@ -27,12 +27,15 @@ import Testing
     @Test func newLibraryAndItsFoldersAreUserOnly() async throws {
         let work = try ChildProcess.makeFolder("cli-modes")
         defer { try? FileManager.default.removeItem(at: work) }
-        let path = work.path + "/new/nested/library.db"
+        let path = work.path + "/new/library.db"
         let cli = AlbumsCLI(database: path)
         #expect(try await cli("add", "--title", "T", "--artist", "A").status == 0)
         #expect(try FilePermissionTests.mode(work.path + "/new") == 0o700)
-        #expect(try FilePermissionTests.mode(work.path + "/new/nested") == 0o700)
         #expect(try FilePermissionTests.mode(path) == 0o600)
+        // Only the file's own folder is made: a folder above it that does not exist is refused.
+        let deeper = try await AlbumsCLI(database: work.path + "/absent/nested/library.db")("list")
+        #expect(deeper.status == 1 && deeper.error.contains("albums creates no folder above it"), "\(deeper)")
+        #expect(!FileManager.default.fileExists(atPath: work.path + "/absent"))
         let export = work.path + "/export.json"
         #expect(try await cli("export", export).status == 0)
         #expect(FileManager.default.fileExists(atPath: export))
