@@ -100,7 +100,7 @@ struct TerminalUIReplacedLibraryTests {
         try #require(copied.status == 0, "\(copied)")
 
         let screen = try await tmux.waitForScreen("the copy noticed") {
-            $0.contains("Another program wrote over the library file (a copy?): reopened it")
+            $0.contains("The library file changed on disk (another process, or a copy): reopened it")
         }
         #expect(screen.contains("Best of Bowie"), "\(screen)")
         #expect(try await fixture.albums.snapshot() == fixture.backupSnapshot)

@@ -47,9 +47,10 @@ extension LibraryWindow {
     /// closed: its connection, and nothing of the new file).
     ///
     /// The album shown stays shown if the file holds it, and an open form, search or move prompt
-    /// stays open. When another program wrote over the file without changing what the window shows
-    /// (the same history, the same number of albums: a copy of the file as it is, or another
-    /// connection's checkpoint), the status line stays and the dropped key is handled now.
+    /// stays open. After a write over the file in place (a copy, or what cannot be told from one:
+    /// another connection's checkpoint) the history panel stays open too and the dropped key is
+    /// handled now, on the reopened file; the status line says the file changed only when what
+    /// the window shows did. After a replacement (another file at the path) the key stays dropped.
     ///
     /// - Parameter change: What became of the file.
     /// - Returns: The new window.
@@ -74,16 +75,21 @@ extension LibraryWindow {
         let now = (
             steps: window.session.history.count, done: window.session.history.index, albums: window.state.albumCount
         )
-        if change.status == .overwritten && now == shown {
-            window.state.status = state.status
+        // A write in place cannot be told from another albums process's checkpoint of a change it
+        // just committed (under a slow machine the two are seconds apart): the key is handled on
+        // the reopened file, where every action decides inside its transaction from what is
+        // committed then, with the history panel's expectation (a stale panel is refused, as ever).
+        if change.status == .overwritten {
+            window.state.history = state.history
+            window.state.status =
+                now == shown
+                ? state.status : "The library file changed on disk (another process, or a copy): reopened it"
             if let key = change.droppedKey { window.handle(key) }
             return window
         }
-        let what =
-            change.status == .overwritten
-            ? "Another program wrote over the library file (a copy?)"
-            : "Another program replaced the library file (a restore?)"
-        window.state.status = what + ": reopened it" + (change.actionLost ? "; your last action was not applied" : "")
+        window.state.status =
+            "Another program replaced the library file (a restore?): reopened it"
+            + (change.actionLost ? "; your last action was not applied" : "")
         return window
     }
 }
