@@ -57,7 +57,6 @@ let package = Package(
             name: "AlbumLibrary",
             dependencies: [
                 "CommandKit", "SQLiteDatabase", "CommandStore", "Locking",
-                .target(name: "CExtendedAttributes", condition: .when(platforms: [.linux])),
             ]),
         // Crash-test helper for CommandStoreTests: runs a durable history until SIGKILLed, or verifies one.
         .executableTarget(

@@ -1,8 +1,8 @@
 import CommandKit
 import Locking
+import SQLiteDatabase
 
 #if canImport(Glibc)
-import CExtendedAttributes
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -33,10 +33,7 @@ enum VerificationMarker {
     /// Whether `path` carries a marker that matches the file as it is now.
     static func matches(_ path: String) -> Bool {
         guard let stamp = stamp(of: path) else { return false }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = buffer.withUnsafeMutableBytes { getAttribute(path, attribute, $0.baseAddress, $0.count) }
-        guard count > 0 else { return false }
-        return String(decoding: buffer[..<count], as: UTF8.self) == stamp
+        return FileSystem.extendedAttribute(attribute, of: path) == stamp
     }
 
     /// Notes that `path` is sound as this process found it.
@@ -49,7 +46,7 @@ enum VerificationMarker {
     static func renewAll() {
         for path in trusted.withLock({ $0 }) {
             guard access(path + "-wal", F_OK) != 0, let stamp = stamp(of: path), !matches(path) else { continue }
-            _ = Array(stamp.utf8).withUnsafeBytes { setAttribute(path, attribute, $0.baseAddress, $0.count) }
+            FileSystem.setExtendedAttribute(attribute, to: stamp, of: path)
         }
     }
 
@@ -63,25 +60,5 @@ enum VerificationMarker {
         let modified = info.st_mtim
         #endif
         return "\(info.st_dev) \(info.st_ino) \(info.st_size) \(modified.tv_sec).\(modified.tv_nsec)"
-    }
-
-    private static func getAttribute(
-        _ path: String, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int
-    )
-        -> Int
-    {
-        #if canImport(Darwin)
-        getxattr(path, name, value, size, 0, 0)
-        #else
-        getxattr(path, name, value, size)
-        #endif
-    }
-
-    private static func setAttribute(_ path: String, _ name: String, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
-        #if canImport(Darwin)
-        setxattr(path, name, value, size, 0, 0)
-        #else
-        setxattr(path, name, value, size, 0)
-        #endif
     }
 }

@@ -1,5 +1,4 @@
 #if canImport(Glibc)
-import CExtendedAttributes
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
@@ -34,8 +33,7 @@ package enum WriteAheadLogOwner {
     static func mark(_ logPath: String, database: FileIdentity) {
         guard let log = FileIdentity(path: logPath) else { return }
         if let mark = mark(of: logPath), mark.database == database, mark.log == log { return }
-        let value = "\(database) \(log)"
-        _ = Array(value.utf8).withUnsafeBytes { setAttribute(logPath, attribute, $0.baseAddress, $0.count) }
+        FileSystem.setExtendedAttribute(attribute, to: "\(database) \(log)", of: logPath)
     }
 
     /// The database the log at `logPath` was marked for, when the mark was written on this very file.
@@ -74,10 +72,8 @@ package enum WriteAheadLogOwner {
 
     /// The mark on `logPath`: the database's identity and the log's own when it was written.
     private static func mark(of logPath: String) -> (database: FileIdentity, log: FileIdentity)? {
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = buffer.withUnsafeMutableBytes { getAttribute(logPath, attribute, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        let parts = String(decoding: buffer[..<count], as: UTF8.self).split(separator: " ").map(identity(from:))
+        guard let text = FileSystem.extendedAttribute(attribute, of: logPath) else { return nil }
+        let parts = text.split(separator: " ").map(identity(from:))
         guard parts.count == 2, let database = parts[0], let log = parts[1] else { return nil }
         return (database, log)
     }
@@ -86,23 +82,5 @@ package enum WriteAheadLogOwner {
     private static func identity(from text: Substring) -> FileIdentity? {
         let numbers = text.split(separator: ":").compactMap { UInt64($0) }
         return numbers.count == 2 ? FileIdentity(device: numbers[0], inode: numbers[1]) : nil
-    }
-
-    private static func getAttribute(
-        _ path: String, _ name: String, _ value: UnsafeMutableRawPointer?, _ size: Int
-    ) -> Int {
-        #if canImport(Darwin)
-        getxattr(path, name, value, size, 0, 0)
-        #else
-        getxattr(path, name, value, size)
-        #endif
-    }
-
-    private static func setAttribute(_ path: String, _ name: String, _ value: UnsafeRawPointer?, _ size: Int) -> Int32 {
-        #if canImport(Darwin)
-        setxattr(path, name, value, size, 0, 0)
-        #else
-        setxattr(path, name, value, size, 0)
-        #endif
     }
 }
