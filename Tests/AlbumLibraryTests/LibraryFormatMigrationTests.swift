@@ -11,15 +11,21 @@ import Testing
     static let fixtures = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
 
-    @Test func aFormat3LibraryMigratesAtOpenAndKeepsItsAlbumsAndHistory() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("format3-\(UUID().uuidString)")
+    /// A copy of fixture `name`-library.sqlite in a new folder (the caller removes it), and the
+    /// albums its `name`-library.json says it holds.
+    static func copyOfFixture(_ name: String) throws -> (folder: URL, path: String, exported: [Album]) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("library.sqlite").path
         try FileManager.default.copyItem(
-            atPath: Self.fixtures.appendingPathComponent("format3-library.sqlite").path, toPath: path)
-        let exported = try AlbumFile.decode(
-            Data(contentsOf: Self.fixtures.appendingPathComponent("format3-library.json")))
+            atPath: fixtures.appendingPathComponent("\(name)-library.sqlite").path, toPath: path)
+        let exported = try AlbumFile.decode(Data(contentsOf: fixtures.appendingPathComponent("\(name)-library.json")))
+        return (folder, path, exported)
+    }
+
+    @Test func aFormat3LibraryMigratesAtOpenAndKeepsItsAlbumsAndHistory() throws {
+        let (folder, path, exported) = try Self.copyOfFixture("format3")
+        defer { try? FileManager.default.removeItem(at: folder) }
 
         let session = try LibrarySession.open(path: path)
         defer { session.database.close() }
@@ -52,14 +58,8 @@ import Testing
     /// revision) moves to format 5 at open: every album and step is kept, the undone import's
     /// staged albums too, and the revision starts at 0 and counts the changes from then on.
     @Test func aFormat4LibraryMigratesAtOpenKeepsItsStepsAndStartsItsRevisionAtZero() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("format4-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, path, exported) = try Self.copyOfFixture("format4")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("library.sqlite").path
-        try FileManager.default.copyItem(
-            atPath: Self.fixtures.appendingPathComponent("format4-library.sqlite").path, toPath: path)
-        let exported = try AlbumFile.decode(
-            Data(contentsOf: Self.fixtures.appendingPathComponent("format4-library.json")))
 
         let session = try LibrarySession.open(path: path)
         defer { session.database.close() }
