@@ -107,6 +107,35 @@ struct TerminalUIReplacedLibraryTests {
         try await deleteAfterTheRestoreAndQuit(fixture, in: tmux)
     }
 
+    /// A copy seen half way: the file is empty, then half written, for longer than the UI's idle look
+    /// takes. The UI waits for a file it can open instead of stopping on the half-written one.
+    ///
+    /// Regression test: under a loaded machine (AddressSanitizer in CI) the UI looked while `cp` had
+    /// only truncated the file, and stopped with "… is not an albums library (not an SQLite database)".
+    @Test func aCopyCaughtHalfWayIsWaitedForAndShownWhenComplete() async throws {
+        let fixture = try await Fixture.make()
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try await startAndDelete(fixture, in: tmux)
+
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.backup))
+        let file = try #require(FileHandle(forWritingAtPath: fixture.library))
+        try file.truncate(atOffset: 0)
+        try await Task.sleep(for: .milliseconds(800))
+        try file.write(contentsOf: bytes.prefix(bytes.count / 2))
+        try await Task.sleep(for: .milliseconds(800))
+        try file.write(contentsOf: bytes.dropFirst(bytes.count / 2))
+        try file.close()
+
+        let screen = try await tmux.waitForScreen("the copy shown") {
+            $0.contains("The library file changed on disk (another process, or a copy): reopened it")
+        }
+        #expect(screen.contains("Best of Bowie"), "\(screen)")
+        #expect(try await fixture.albums.snapshot() == fixture.backupSnapshot)
+        try await deleteAfterTheRestoreAndQuit(fixture, in: tmux)
+    }
+
     /// Another process's change, then at once a backup copied over the library, before the UI (stopped
     /// here) could checkpoint that change: the command checkpointed it itself, so the copy replaces it
     /// and no reader finds it in the log over the copied pages.
