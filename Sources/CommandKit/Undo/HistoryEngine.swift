@@ -163,14 +163,18 @@ public struct HistoryEngine<Storage: HistoryStorage> {
         }
         var index = storage.index
         let count = storage.count
-        if index < count {
-            try storage.removeEntries(from: index)
+        let hadRedoSteps = index < count
+        if hadRedoSteps {
+            // A tree parks the redo steps as a branch; a linear history removes them.
+            try storage.parkEntries(from: index)
             if let clean = storage.cleanIndex, clean > index {
                 try storage.setCleanIndex(nil)
             }
         }
         // Read the merge ID first: a storage writing entries back only writes after a merge attempt.
+        // In a tree, only into a leaf: a node with a branch below it stays what the branch grew from.
         if index > 0, let id = entry.mergeID, index != storage.cleanIndex,
+            !(hadRedoSteps && storage.keepsBranches),
             try storage.readEntry(at: index - 1, { $0.mergeID == id })
         {
             let top = index - 1
@@ -182,17 +186,48 @@ public struct HistoryEngine<Storage: HistoryStorage> {
                 if obsolete {
                     try storage.removeEntry(at: top)
                     try storage.setIndex(top)
+                    try followLatestBranch(at: top)
                 }
                 return
             }
         }
-        if entry.isObsolete { return }
+        if entry.isObsolete {
+            // Dropped: the state is the one the redo steps (now parked) branched from.
+            if hadRedoSteps { try followLatestBranch(at: index) }
+            return
+        }
         try storage.append(entry)
         index += 1
-        if undoLimit > 0, index > undoLimit {
-            try trim(index - undoLimit, index: &index)
-        }
+        try enforceUndoLimit(index: &index)
         try storage.setIndex(index)
+    }
+
+    /// Trims to the undo limit after an entry was added at `index - 1`.
+    ///
+    /// In a tree the limit counts every node: the oldest parked branches go first (whole), then the
+    /// oldest entries of the path, never the steps that are done above them.
+    private func enforceUndoLimit(index: inout Int) throws(Storage.Failure) {
+        guard undoLimit > 0 else { return }
+        guard storage.keepsBranches else {
+            if index > undoLimit { try trim(index - undoLimit, index: &index) }
+            return
+        }
+        while storage.count + storage.parkedCount > undoLimit, let oldest = try storage.oldestParkedNode() {
+            try storage.removeParkedBranch(oldest)
+        }
+        let excess = min(storage.count - undoLimit, index)
+        if excess > 0 { try trim(excess, index: &index) }
+    }
+
+    /// Keeps the tree's invariant: at the path's end (`index == storage.count`), the branch a redo
+    /// would follow is brought onto the path, so `canRedo` and the redo texts read the path alone.
+    /// Nothing to do in a linear history.
+    private func followLatestBranch(at index: Int) throws(Storage.Failure) {
+        guard storage.keepsBranches, index == storage.count else { return }
+        let end = storage.count == 0 ? HistoryNode.ID.root : try storage.nodeID(at: storage.count - 1)
+        if let child = try storage.latestParkedChild(of: end) {
+            try storage.unparkEntry(child)
+        }
     }
 
     private mutating func pushIntoMacro(_ entry: consuming Entry) {
@@ -240,6 +275,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
             throw error
         }
         try storage.setIndex(index)
+        try followLatestBranch(at: index)
     }
 
     /// Redoes one step (no effect at the top or while a macro is open).
@@ -256,6 +292,8 @@ public struct HistoryEngine<Storage: HistoryStorage> {
                 if !first, try storage.readEntry(at: index, { $0.isSignificant }) { break }
                 first = false
                 if try redoEntry(at: index) { index += 1 }
+                // In a tree, the step may go on in the branch below the path's end.
+                try followLatestBranch(at: index)
             }
         } catch {
             try? storage.setIndex(index)
@@ -351,6 +389,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
             throw error
         }
         try storage.setIndex(index)
+        try followLatestBranch(at: index)
     }
 
     /// Undoes the entry at `position` and removes it if it is obsolete afterwards.
@@ -379,6 +418,142 @@ public struct HistoryEngine<Storage: HistoryStorage> {
         }
     }
 
+    // MARK: - The tree
+
+    /// The current state: the node of the last done entry, or the root when none is done.
+    public func currentNode() throws(Storage.Failure) -> HistoryNode.ID {
+        storage.index == 0 ? .root : try storage.nodeID(at: storage.index - 1)
+    }
+
+    /// Moves to any state of the tree: undoes up to the state both share, then redoes down the
+    /// other branch, which becomes the path (the redo steps below `target` are the branch visited
+    /// there last).
+    ///
+    /// All or nothing: when a command throws, the steps this jump ran are run back (less the
+    /// entries that turned obsolete and went) and the error is a ``HistoryJumpError`` naming the step.
+    /// A persistent storage's owner rolls its transaction back instead.
+    /// - Throws: ``UndoError/Code/macroOpen``, ``UndoError/Code/noSuchStep`` when `target` is not in
+    ///   the tree, ``HistoryJumpError``, or ``UndoError/Code/rollbackFailed``.
+    /// - Complexity: O(k) for the k steps crossed, plus the branches moved onto and off the path
+    ///   (O(log n) each in memory, n the number of nodes).
+    @discardableResult
+    public mutating func jump(to target: HistoryNode.ID) throws -> HistoryJump {
+        guard openMacros.isEmpty else { throw UndoError(.macroOpen) }
+        let origin = try currentNode()
+        var jump = HistoryJump()
+        guard target != origin else { return jump }
+        // What redo followed from the origin, to follow it again after a run back.
+        let originRedo = storage.index < storage.count ? try storage.nodeID(at: storage.index) : nil
+        do {
+            try move(to: target, log: &jump)
+        } catch {
+            do {
+                var rollback = HistoryJump()
+                try move(to: origin, log: &rollback)
+                let index = storage.index
+                let redo = index < storage.count ? try storage.nodeID(at: index) : nil
+                if let originRedo, redo != originRedo {
+                    try storage.parkEntries(from: index)
+                    try storage.unparkEntry(originRedo)
+                }
+            } catch let rollback {
+                throw UndoError(.rollbackFailed, underlying: error, rollback: rollback)
+            }
+            throw error
+        }
+        return jump
+    }
+
+    /// The state recorded just before (`before == true`) or after the current one, on any branch
+    /// (vim's `g-` and `g+`): the root before the first step; `nil` when there is none.
+    public func chronologicalNeighbor(before: Bool) throws(Storage.Failure) -> HistoryNode.ID? {
+        let current = try currentNode()
+        if let node = try storage.chronologicalNeighbor(of: current, before: before) { return node }
+        return before && current != .root ? .root : nil
+    }
+
+    /// The state as it was at a time (milliseconds since 1970): the newest node recorded then or
+    /// before, or the root when every step is newer (vim's `:earlier` counts the same way).
+    public func node(recordedAtOrBefore time: Int64) throws(Storage.Failure) -> HistoryNode.ID {
+        try storage.latestNode(recordedAtOrBefore: time) ?? .root
+    }
+
+    /// ``jump(to:)`` without the rollback.
+    private mutating func move(to target: HistoryNode.ID, log: inout HistoryJump) throws {
+        if target == .root { return try walk(to: 0, log: &log) }
+        if let position = try storage.pathPosition(of: target) { return try walk(to: position + 1, log: &log) }
+        // A parked node: climb its parked ancestors to the node of the path it branches from.
+        var chain: [HistoryNode.ID] = []
+        var node = target
+        while let parent = try storage.parkedParent(of: node) {
+            chain.append(node)
+            node = parent
+        }
+        guard !chain.isEmpty else { throw UndoError(.noSuchStep) }
+        let fork: Int
+        if node == .root {
+            fork = 0
+        } else {
+            guard let position = try storage.pathPosition(of: node) else { throw UndoError(.noSuchStep) }
+            fork = position + 1
+        }
+        try walk(to: fork, log: &log, followingBranches: false)
+        // The path from the fork on becomes a branch; the target's becomes the path.
+        let index = storage.index
+        try storage.parkEntries(from: index)
+        if let clean = storage.cleanIndex, clean > index { try storage.setCleanIndex(nil) }
+        for node in chain.reversed() {
+            try storage.unparkEntry(node)
+        }
+        try walk(to: storage.count, log: &log)
+    }
+
+    /// Undoes or redoes entry by entry to `target`, as ``setIndex(_:)``, naming the failing step
+    /// and logging each step run.
+    private mutating func walk(to target: Int, log: inout HistoryJump, followingBranches: Bool = true) throws {
+        var target = min(max(target, 0), storage.count)
+        var index = storage.index
+        do {
+            while index < target {
+                let node = try storage.nodeID(at: index)
+                if try runNamingTheStep(at: index, undoing: false) {
+                    log.redone.append(node)
+                    index += 1
+                } else {
+                    target -= 1
+                }
+            }
+            while index > target {
+                log.undone.append(try storage.nodeID(at: index - 1))
+                _ = try runNamingTheStep(at: index - 1, undoing: true)
+                index -= 1
+            }
+        } catch {
+            try? storage.setIndex(index)
+            throw error
+        }
+        try storage.setIndex(index)
+        if followingBranches { try followLatestBranch(at: index) }
+    }
+
+    /// Runs the entry at `position`; returns `false` if it turned obsolete and went. A command's
+    /// error becomes a ``HistoryJumpError``.
+    private func runNamingTheStep(at position: Int, undoing: Bool) throws -> Bool {
+        do {
+            if undoing {
+                try undoEntry(at: position)
+                return true
+            }
+            return try redoEntry(at: position)
+        } catch let error as HistoryJumpError {
+            throw error
+        } catch {
+            let node = (try? storage.nodeID(at: position)) ?? .root
+            let text = (try? storage.readEntry(at: position) { $0.text }) ?? ""
+            throw HistoryJumpError(step: node, text: text, wasUndoing: undoing, error: error)
+        }
+    }
+
     // MARK: - Macros
 
     /// Opens a macro: later pushes become its children, and it becomes one step when the
@@ -387,7 +562,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
         if openMacros.isEmpty {
             let index = storage.index
             if index < storage.count {
-                try storage.removeEntries(from: index)
+                try storage.parkEntries(from: index)
                 if let clean = storage.cleanIndex, clean > index {
                     try storage.setCleanIndex(nil)
                 }
@@ -415,9 +590,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
         }
         try storage.append(entry)
         var index = storage.index + 1
-        if undoLimit > 0, index > undoLimit {
-            try trim(index - undoLimit, index: &index)
-        }
+        try enforceUndoLimit(index: &index)
         try storage.setIndex(index)
         return true
     }
@@ -448,10 +621,14 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     public mutating func setUndoLimit(_ limit: Int) throws(Storage.Failure) {
         undoLimit = max(0, limit)
         guard undoLimit > 0, openMacros.isEmpty else { return }
-        let excess = min(storage.count - undoLimit, storage.index)
-        guard excess > 0 else { return }
         var index = storage.index
-        try trim(excess, index: &index)
+        if storage.keepsBranches {
+            try enforceUndoLimit(index: &index)
+        } else {
+            let excess = min(storage.count - undoLimit, index)
+            guard excess > 0 else { return }
+            try trim(excess, index: &index)
+        }
         try storage.setIndex(index)
     }
 
@@ -496,6 +673,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
             position -= 1
         }
         try storage.setIndex(index)
+        try followLatestBranch(at: index)
     }
 }
 

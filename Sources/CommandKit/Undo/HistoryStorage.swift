@@ -39,6 +39,17 @@
 /// ## Change log
 /// - v1 (initial): the requirements below.
 /// - v2: added ``readEntry(at:_:)`` (has a default implementation: nothing to do).
+/// - v3: branches (``keepsBranches`` and the requirements after it), with default
+///   implementations for a linear storage: nothing to do unless the storage keeps branches.
+///
+/// ## Branches
+/// A storage that ``keepsBranches`` holds a tree (see ``HistoryNode``). Its positions are the
+/// *current path*: from the oldest kept entry through the index to the end of the redo steps. The
+/// other branches are *parked*: the engine parks a redo tail instead of removing it
+/// (``parkEntries(from:)``) and brings a parked node back onto the path at its end
+/// (``unparkEntry(_:)``) when it redoes into it or jumps to it. The engine keeps one invariant: at
+/// the path's end (`index == count`) no parked node hangs off the last entry, so ``canRedo`` and
+/// the redo texts read the path alone.
 public protocol HistoryStorage {
     /// The entry type: a command that can redo and undo itself (against its receiver).
     associatedtype Entry: HistoryEntry
@@ -124,6 +135,55 @@ public protocol HistoryStorage {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` or the storage throws.
     func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) throws -> Result
+
+    // MARK: Branches (v3)
+
+    /// Whether the storage keeps branches (a tree): `false` (the default) for a linear history.
+    var keepsBranches: Bool { get }
+
+    /// The number of parked entries (the nodes off the current path). O(1).
+    var parkedCount: Int { get }
+
+    /// The node the entry at a position is, `0 ..< count`.
+    func nodeID(at position: Int) throws(Failure) -> HistoryNode.ID
+
+    /// The position of a node on the current path, or `nil` when it is parked or not in the tree.
+    ///
+    /// Node numbers grow along the path (a step is recorded after the one before it), so a storage
+    /// may search the path by number.
+    func pathPosition(of node: HistoryNode.ID) throws(Failure) -> Int?
+
+    /// Moves the entries at `position ..< count` off the path, into the parked branches, keeping
+    /// each one's node and parent; `count` becomes `position`. The default removes them
+    /// (``removeEntries(from:)``), as a linear storage does.
+    func parkEntries(from position: Int) throws(Failure)
+
+    /// The parent of a parked node, or `nil` when the node is not parked.
+    func parkedParent(of node: HistoryNode.ID) throws(Failure) -> HistoryNode.ID?
+
+    /// The parked child of `node` (a path node, or ``HistoryNode/ID/root``) that was on the path
+    /// most recently: the branch a redo follows (vim's rule). `nil` when none.
+    func latestParkedChild(of node: HistoryNode.ID) throws(Failure) -> HistoryNode.ID?
+
+    /// Moves a parked node, whose parent is the path's last node (or the root when the path is
+    /// empty), onto the path at position `count`. Does not change `index`.
+    func unparkEntry(_ node: HistoryNode.ID) throws(Failure)
+
+    /// The oldest parked node (the smallest number), or `nil` when none is parked.
+    func oldestParkedNode() throws(Failure) -> HistoryNode.ID?
+
+    /// Removes a parked node and every node below it, without running them.
+    func removeParkedBranch(_ node: HistoryNode.ID) throws(Failure)
+
+    /// The node recorded just before (`before == true`) or just after `node` that is still in the
+    /// tree, on any branch, or `nil` when none (``HistoryNode/ID/root`` is never returned).
+    func chronologicalNeighbor(of node: HistoryNode.ID, before: Bool) throws(Failure) -> HistoryNode.ID?
+
+    /// The newest node recorded at or before a time (milliseconds since 1970), or `nil`.
+    func latestNode(recordedAtOrBefore time: Int64) throws(Failure) -> HistoryNode.ID?
+
+    /// Every node of the tree, path and parked, oldest first.
+    func nodes() throws(Failure) -> [HistoryNode]
 }
 
 extension HistoryStorage {
@@ -142,5 +202,50 @@ extension HistoryStorage {
         let result = try body(&entry)
         try replaceEntry(at: position, with: entry)
         return result
+    }
+}
+
+/// A linear storage's branch requirements: no branches; nodes numbered by position.
+extension HistoryStorage {
+    /// `false`: a linear history.
+    public var keepsBranches: Bool { false }
+    /// 0: nothing is ever parked.
+    public var parkedCount: Int { 0 }
+    /// The position plus one.
+    public func nodeID(at position: Int) throws(Failure) -> HistoryNode.ID { HistoryNode.ID(position + 1) }
+    /// The number less one, when on the path.
+    public func pathPosition(of node: HistoryNode.ID) throws(Failure) -> Int? {
+        node.rawValue >= 1 && node.rawValue <= count ? node.rawValue - 1 : nil
+    }
+    /// Removes the entries (``removeEntries(from:)``).
+    public func parkEntries(from position: Int) throws(Failure) { try removeEntries(from: position) }
+    /// `nil`: nothing is parked.
+    public func parkedParent(of node: HistoryNode.ID) throws(Failure) -> HistoryNode.ID? { nil }
+    /// `nil`: nothing is parked.
+    public func latestParkedChild(of node: HistoryNode.ID) throws(Failure) -> HistoryNode.ID? { nil }
+    /// Never called for a linear storage.
+    public func unparkEntry(_ node: HistoryNode.ID) throws(Failure) {}
+    /// `nil`: nothing is parked.
+    public func oldestParkedNode() throws(Failure) -> HistoryNode.ID? { nil }
+    /// Never called for a linear storage.
+    public func removeParkedBranch(_ node: HistoryNode.ID) throws(Failure) {}
+    /// The path neighbour.
+    public func chronologicalNeighbor(of node: HistoryNode.ID, before: Bool) throws(Failure) -> HistoryNode.ID? {
+        let next = node.rawValue + (before ? -1 : 1)
+        return next >= 1 && next <= count ? HistoryNode.ID(next) : nil
+    }
+    /// `nil`: a linear storage records no times.
+    public func latestNode(recordedAtOrBefore time: Int64) throws(Failure) -> HistoryNode.ID? { nil }
+    /// The path, as nodes without times.
+    public func nodes() throws(Failure) -> [HistoryNode] {
+        var nodes: [HistoryNode] = []
+        for position in 0..<count {
+            let texts = try readEntry(at: position) { ($0.text, $0.actionText) }
+            nodes.append(
+                HistoryNode(
+                    id: HistoryNode.ID(position + 1), parent: HistoryNode.ID(position), text: texts.0,
+                    actionText: texts.1, recordedAt: nil, isOnPath: true))
+        }
+        return nodes
     }
 }

@@ -30,10 +30,15 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     /// the same position after a removal never has the ID of the one it replaced.
     @exclusivity(unchecked) private(set) var generation = 0
 
+    /// The nodes and parked branches of a storage that keeps branches; `nil` for a linear one.
+    @exclusivity(unchecked) private let branches: MemoryBranches<Entry>?
+
     /// Creates an empty, clean storage.
-    init() {
+    /// - Parameter keepsBranches: Whether a redo tail is parked rather than removed (a tree).
+    init(keepsBranches: Bool = false) {
         capacity = 0
         buffer = UnsafeMutablePointer<Entry>.allocate(capacity: 0)
+        branches = keepsBranches ? MemoryBranches() : nil
     }
 
     deinit {
@@ -93,6 +98,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
         if count == capacity { grow() }
         (buffer + slot(count)).initialize(to: entry)
         count += 1
+        if let branches { branches.appendNew() }
     }
 
     func replaceEntry(at position: Int, with entry: Entry) {
@@ -104,6 +110,9 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
         precondition(position >= 0 && position <= count, "history position out of range")
         if position < count { generation &+= 1 }
         deinitialize(position, count)
+        if let branches {
+            if position == 0 { branches.removeAll() } else { branches.removePath(from: position) }
+        }
         count = position
         if count == 0 { head = 0 }
     }
@@ -111,6 +120,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     func removeFirstEntries(_ k: Int) {
         precondition(k >= 0 && k <= count, "history trim out of range")
         deinitialize(0, k)
+        branches?.removePathFirst(k)
         trimmed &+= k
         head = count == k ? 0 : slot(k)
         count -= k
@@ -119,6 +129,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     func removeEntry(at position: Int) {
         precondition(position >= 0 && position < count, "history position out of range")
         (buffer + slot(position)).deinitialize(count: 1)
+        branches?.removePath(at: position)
         generation &+= 1
         var hole = position
         while hole + 1 < count {
@@ -142,5 +153,96 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) rethrows -> Result {
         precondition(position >= 0 && position < count, "history position out of range")
         return try body(&buffer[slot(position)])
+    }
+
+    // MARK: - Branches
+
+    var keepsBranches: Bool { branches != nil }
+
+    var parkedCount: Int { branches?.parkedCount ?? 0 }
+
+    func nodeID(at position: Int) -> HistoryNode.ID {
+        precondition(position >= 0 && position < count, "history position out of range")
+        guard let branches else { return HistoryNode.ID(trimmed + position + 1) }
+        return HistoryNode.ID(branches.node(at: position))
+    }
+
+    func pathPosition(of node: HistoryNode.ID) -> Int? {
+        guard let branches else {
+            let position = node.rawValue - 1 - trimmed
+            return position >= 0 && position < count ? position : nil
+        }
+        return branches.pathPosition(of: node.rawValue)
+    }
+
+    func parkEntries(from position: Int) {
+        guard let branches else { return removeEntries(from: position) }
+        precondition(position >= 0 && position <= count, "history position out of range")
+        guard position < count else { return }
+        var moved: [Entry] = []
+        moved.reserveCapacity(count - position)
+        for p in position..<count { moved.append((buffer + slot(p)).move()) }
+        branches.park(moved, from: position)
+        generation &+= 1
+        count = position
+        if count == 0 { head = 0 }
+    }
+
+    func parkedParent(of node: HistoryNode.ID) -> HistoryNode.ID? {
+        branches?.parked[node.rawValue].map { HistoryNode.ID($0.parent) }
+    }
+
+    func latestParkedChild(of node: HistoryNode.ID) -> HistoryNode.ID? {
+        branches?.latestParkedChild(of: node.rawValue).map(HistoryNode.ID.init)
+    }
+
+    func unparkEntry(_ node: HistoryNode.ID) {
+        guard let branches else { return }
+        let entry = branches.unpark(node.rawValue)
+        if count == capacity { grow() }
+        (buffer + slot(count)).initialize(to: entry)
+        count += 1
+    }
+
+    func oldestParkedNode() -> HistoryNode.ID? {
+        branches?.oldestParked.map(HistoryNode.ID.init)
+    }
+
+    func removeParkedBranch(_ node: HistoryNode.ID) {
+        branches?.removeParkedBranch(node.rawValue)
+    }
+
+    func chronologicalNeighbor(of node: HistoryNode.ID, before: Bool) -> HistoryNode.ID? {
+        guard let branches else {
+            let next = node.rawValue + (before ? -1 : 1)
+            return pathPosition(of: HistoryNode.ID(next)) != nil ? HistoryNode.ID(next) : nil
+        }
+        return branches.chronologicalNeighbor(of: node.rawValue, before: before).map(HistoryNode.ID.init)
+    }
+
+    func latestNode(recordedAtOrBefore time: Int64) -> HistoryNode.ID? {
+        branches?.latestNode(recordedAtOrBefore: time).map(HistoryNode.ID.init)
+    }
+
+    func nodes() -> [HistoryNode] {
+        var nodes: [HistoryNode] = []
+        for position in 0..<count {
+            let id = nodeID(at: position)
+            let parent = position == 0 ? HistoryNode.ID.root : nodeID(at: position - 1)
+            let time = branches?.time(at: position)
+            nodes.append(
+                readEntry(at: position) {
+                    HistoryNode(
+                        id: id, parent: parent, text: $0.text, actionText: $0.actionText, recordedAt: time,
+                        isOnPath: true)
+                })
+        }
+        for (id, node) in branches?.parked ?? [:] {
+            nodes.append(
+                HistoryNode(
+                    id: HistoryNode.ID(id), parent: HistoryNode.ID(node.parent), text: node.entry.text,
+                    actionText: node.entry.actionText, recordedAt: node.time, isOnPath: false))
+        }
+        return nodes.sorted { $0.id < $1.id }
     }
 }

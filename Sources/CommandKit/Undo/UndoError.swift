@@ -33,6 +33,10 @@ public struct UndoError: Error, Sendable, CustomStringConvertible {
         /// A child of a macro failed, and reverting the children already run failed too: the
         /// document may be partly changed. ``underlying`` is the first error.
         public static let rollbackFailed = Code(rawValue: "rollbackFailed")
+        /// A jump named a step that is not in the history's tree (never recorded, or pruned).
+        public static let noSuchStep = Code(rawValue: "noSuchStep")
+        /// A jump to another branch was asked of a history that does not keep branches.
+        public static let branchesNotKept = Code(rawValue: "branchesNotKept")
     }
 
     /// The stable code.

@@ -122,6 +122,28 @@ public protocol UndoHistory: AnyObject {
     /// The command at a position, `0 ..< count` (a macro for a closed or open macro).
     func command(at position: Int) throws -> Command
 
+    // MARK: The tree
+
+    /// Whether the history keeps branches: a push after an undo keeps the redo steps as a branch
+    /// (<doc:TimeTravel>).
+    var keepsBranches: Bool { get }
+    /// The current state: the node of the last done step, or ``HistoryNode/ID/root``.
+    var currentNode: HistoryNode.ID { get }
+    /// Every node of the tree, oldest first (for a linear history, the entries).
+    func nodes() throws -> [HistoryNode]
+    /// Moves to any state of the tree as one operation, all or nothing.
+    ///
+    /// - Parameters:
+    ///   - node: The state to reach.
+    ///   - expected: The current state the caller showed (``currentNode``), or `nil`: refused,
+    ///     changing nothing, when another state is current.
+    /// - Returns: The steps undone and redone.
+    /// - Throws: A "history changed" error, ``UndoError/Code/noSuchStep``, a ``HistoryJumpError``
+    ///   naming the step whose command threw (nothing stays done), and the errors of
+    ///   ``undo(steps:expecting:)``.
+    @discardableResult
+    func jump(to node: HistoryNode.ID, expecting expected: HistoryNode.ID?) throws -> HistoryJump
+
     // MARK: Observation
 
     /// The changes from now on, as an asynchronous sequence: subscribed when the property is read,
@@ -157,5 +179,41 @@ extension UndoHistory {
     @discardableResult
     public func redo(steps: Int) throws -> [Record] {
         try redo(steps: steps, expecting: nil)
+    }
+}
+
+/// The tree of a linear history, for conformers written before branches (a history that does not
+/// keep them): its entries are the nodes, numbered by position (entry `p` is node `p + 1`).
+extension UndoHistory {
+    /// `false`: a linear history.
+    public var keepsBranches: Bool { false }
+
+    /// The node of the last done entry: ``index`` as a number.
+    public var currentNode: HistoryNode.ID { HistoryNode.ID(index) }
+
+    /// The entries as nodes, without times.
+    public func nodes() throws -> [HistoryNode] {
+        try (0..<count).map { position in
+            let text = try text(at: position)
+            return HistoryNode(
+                id: HistoryNode.ID(position + 1), parent: HistoryNode.ID(position), text: text, actionText: text,
+                recordedAt: nil, isOnPath: true)
+        }
+    }
+
+    /// Moves to the node's position with ``setIndex(_:)``.
+    @discardableResult
+    public func jump(to node: HistoryNode.ID, expecting expected: HistoryNode.ID?) throws -> HistoryJump {
+        if let expected, expected != currentNode { throw UndoError(.historyChanged) }
+        guard (0...count).contains(node.rawValue) else { throw UndoError(.noSuchStep) }
+        let start = index
+        try setIndex(node.rawValue)
+        var jump = HistoryJump()
+        if node.rawValue < start {
+            jump.undone = stride(from: start, to: index, by: -1).map(HistoryNode.ID.init)
+        } else {
+            jump.redone = stride(from: start + 1, through: index, by: 1).map(HistoryNode.ID.init)
+        }
+        return jump
     }
 }

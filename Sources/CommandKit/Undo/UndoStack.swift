@@ -84,9 +84,14 @@ public final class UndoStack: UndoHistory {
     var isPerforming: Bool { performing != .none }
 
     /// Creates an empty, clean stack.
-    /// - Parameter undoLimit: The maximum number of entries kept, or 0 (the default) for no limit.
-    public init(undoLimit: Int = 0) {
-        engine = HistoryEngine(storage: MemoryHistoryStorage(), undoLimit: undoLimit)
+    /// - Parameters:
+    ///   - undoLimit: The maximum number of entries kept, or 0 (the default) for no limit. In a
+    ///     branching stack it counts every node of the tree.
+    ///   - keepsBranches: `true` keeps the redo steps as a branch when a command is pushed after an
+    ///     undo, instead of discarding them (see <doc:TimeTravel>). `false` (the default) is Qt's
+    ///     linear stack, at the same cost as before branches existed.
+    public init(undoLimit: Int = 0, keepsBranches: Bool = false) {
+        engine = HistoryEngine(storage: MemoryHistoryStorage(keepsBranches: keepsBranches), undoLimit: undoLimit)
     }
 
     deinit {
