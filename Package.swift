@@ -76,8 +76,9 @@ let package = Package(
 
         // Helpers every test target shares (a seeded generator, awaiting a child process's exit).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        // The engine's model-based test, on public API only: run on UndoStack (CommandKitTests) and
-        // on a storage written outside CommandKit (PublicEngineTests).
+        // The engine's model-based tests, on public API only: run on UndoStack (CommandKitTests), on
+        // a storage written outside CommandKit (PublicEngineTests), and the tree's on DurableHistory
+        // (CommandStoreTests).
         .target(name: "UndoModelTesting", dependencies: ["CommandKit"], path: "Tests/UndoModelTesting"),
         .testTarget(
             name: "CommandKitTests", dependencies: ["CommandKit", "Locking", "TestSupport", "UndoModelTesting"]),
@@ -106,6 +107,7 @@ let package = Package(
             name: "CommandStoreTests",
             dependencies: [
                 "SQLiteDatabase", "CommandStore", "CommandKit", "Locking", "commandstore-crash-child", "TestSupport",
+                "UndoModelTesting",
             ]
         ),
         .testTarget(

@@ -44,6 +44,8 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The history is not what the caller showed: another process changed it meanwhile.
         /// Nothing was done.
         public static let historyChanged = Code(rawValue: "history-changed")
+        /// A jump named a step that is not in the history's tree.
+        public static let noSuchStep = Code(rawValue: "no-such-step")
         /// The library's storage failed (disk full, permissions, corruption).
         public static let storage = Code(rawValue: "storage")
         /// The stored history names a command this version does not know.

@@ -30,7 +30,8 @@ public final class LibrarySession {
     public init(database: Database, path: String) throws {
         self.path = path
         self.library = LibraryAPI(database: database)
-        self.history = try DurableHistory(database: database, receiver: library, registry: LibraryAPI.commandRegistry)
+        self.history = try DurableHistory(
+            database: database, receiver: library, registry: LibraryAPI.commandRegistry, keepsBranches: true)
     }
 
     /// Opens (creating if needed) the library at `path`.

@@ -47,7 +47,7 @@ public final class DurableHistory<Receiver> {
     public let registry: CommandRegistry<Receiver>
 
     // Exclusivity checks skipped: see "Performance notes" (`activity` refuses re-entrant calls).
-    @exclusivity(unchecked) private var engine: HistoryEngine<SQLiteHistoryStorage>
+    @exclusivity(unchecked) var engine: HistoryEngine<SQLiteHistoryStorage>
     /// The engine's storage, kept apart so reading it never touches `engine`, which a running
     /// operation holds exclusively (a command may read the history while it runs). Internal for
     /// the extensions in files of their own (`DurableHistory+Revision.swift`).
@@ -78,7 +78,13 @@ public final class DurableHistory<Receiver> {
     /// - Throws: ``StoreError`` when the database has no history tables, or when an entry next to
     ///   the index has an unknown kind or does not decode; `DatabaseError` from SQLite.
     /// - Complexity: O(1) in the number of entries.
-    public init(database: Database, receiver: Receiver, registry: CommandRegistry<Receiver>) throws {
+    /// - Parameter keepsBranches: `true` makes the history keep branches from now on (a push after
+    ///   an undo parks the redo steps instead of removing them; see `CommandKit`'s "Time travel").
+    ///   The choice is stored: once on, the history keeps branches for every process that opens it.
+    ///   `false` (the default) keeps what the file says.
+    public init(
+        database: Database, receiver: Receiver, registry: CommandRegistry<Receiver>, keepsBranches: Bool = false
+    ) throws {
         self.database = database
         self.receiver = receiver
         self.registry = registry
@@ -104,6 +110,8 @@ public final class DurableHistory<Receiver> {
         engine = opened.engine
         cachedState = opened.state
         cachedRecords = opened.records
+        // Written with the first change: opening writes nothing (a read-only library still opens).
+        if keepsBranches { storage.startKeepingBranches() }
     }
 
     deinit {
@@ -499,7 +507,7 @@ public final class DurableHistory<Receiver> {
     }
 
     /// Refuses a step-counted call while a macro is open (undo and redo are disabled then).
-    private func requireNoMacro(_ call: String) throws {
+    func requireNoMacro(_ call: String) throws {
         guard macroDepth == 0 else {
             throw StoreError(.macroState, "\(call) while a macro is open: end it first", path: database.path)
         }
@@ -742,7 +750,7 @@ public final class DurableHistory<Receiver> {
     /// Inside a running call, an open macro or the caller's own transaction, the state in memory
     /// is the transaction's, and `body` reads it as is.
     @discardableResult
-    private func readCommitted<T>(_ body: () throws -> T) throws -> (value: T, reloaded: Bool) {
+    func readCommitted<T>(_ body: () throws -> T) throws -> (value: T, reloaded: Bool) {
         switch activity {
         case .idle: break
         case .macro, .running, .runningInMacro: return (try body(), false)
@@ -788,7 +796,7 @@ public final class DurableHistory<Receiver> {
 
     /// Runs one engine operation in its own transaction (a savepoint inside an open macro or inside
     /// the caller's transaction), then refreshes the state.
-    private func perform<Result>(
+    func perform<Result>(
         _ change: UndoChange.Operation,
         always: Bool = false,
         _ operation: (inout HistoryEngine<SQLiteHistoryStorage>) throws -> Result

@@ -48,7 +48,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
 
     // Exclusivity checks skipped: see "Performance notes".
     @exclusivity(unchecked) private(set) var base: Int64 = 0
-    @exclusivity(unchecked) private(set) var count = 0
+    @exclusivity(unchecked) var count = 0
     @exclusivity(unchecked) private(set) var index = 0
     @exclusivity(unchecked) private(set) var cleanIndex: Int? = 0
     /// Persisted for the owner; the engine keeps its own copy.
@@ -58,12 +58,12 @@ final class SQLiteHistoryStorage: HistoryStorage {
             if undoLimit != oldValue { changedSinceBeginWrite = true }
         }
     }
-    @exclusivity(unchecked) private var headerIsDirty = false
+    @exclusivity(unchecked) var headerIsDirty = false
     /// The history's revision as this connection last read or wrote it (see the type's notes).
     @exclusivity(unchecked) private(set) var revision = 0
     /// Whether the write under way has changed the history since ``beginWrite()``: its commit
     /// then takes the next revision.
-    @exclusivity(unchecked) private var changedSinceBeginWrite = false
+    @exclusivity(unchecked) var changedSinceBeginWrite = false
     /// The header row's values as last read or written, to skip rewriting them unchanged.
     @exclusivity(unchecked) private var storedHeader: Header?
     /// Draws each new entry's identity token: seeded from the system's generator, so two processes
@@ -71,6 +71,20 @@ final class SQLiteHistoryStorage: HistoryStorage {
     @exclusivity(unchecked) private var tokens = EntryTokenGenerator()
     /// Reused for each entry row written (see ``rowValues(_:sequence:identity:)``).
     @exclusivity(unchecked) private var rowBuffer: [DatabaseValue] = []
+    /// The number the next recorded step takes (never reused, across processes: see ``reload()``).
+    @exclusivity(unchecked) var nextNode: Int64 = 1
+    /// Whether rows were deleted since the header was written: the largest number left may then be
+    /// below a number already given, so the header must keep ``nextNode`` (a push at the top, whose
+    /// row holds the largest number, leaves the header alone).
+    @exclusivity(unchecked) var nextNodeMustBeStored = false
+    /// Whether a redo tail is parked as a branch rather than removed (format 6).
+    @exclusivity(unchecked) var keepsBranches = false
+    /// Whether this connection's owner asked for branches (``startKeepingBranches()``).
+    @exclusivity(unchecked) var branchesRequested = false
+    /// The number of parked rows, counted when first asked (only the undo limit of a tree asks).
+    @exclusivity(unchecked) var parkedRows: Int?
+    /// The tree's statements, prepared on first use.
+    @exclusivity(unchecked) var treeStatements: TreeStatements?
 
     /// The header row's columns (count and index are `nil` at the top).
     private struct Header: Equatable {
@@ -82,6 +96,9 @@ final class SQLiteHistoryStorage: HistoryStorage {
         /// The revision when the header was written, and the next entry's sequence then.
         var revision: Int64
         var revisionSequence: Int64
+        /// The number the next recorded step takes, and whether the history keeps branches (format 6).
+        var nextNode: Int64
+        var keepsBranches: Bool
 
         var values: [DatabaseValue] {
             [
@@ -92,6 +109,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
                 .integer(undoLimit),
                 .integer(revision),
                 .integer(revisionSequence),
+                .integer(nextNode),
+                .integer(keepsBranches ? 1 : 0),
             ]
         }
 
@@ -169,7 +188,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
         updateHeader = try database.prepare(
             """
             UPDATE commandstore_history_header
-            SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ?, revision = ?, revision_sequence = ?
+            SET base = ?, count = ?, current_index = ?, clean_index = ?, undo_limit = ?, revision = ?, revision_sequence = ?,
+                next_node = ?, keeps_branches = ?
             WHERE singleton = 1
             """
         )
@@ -184,8 +204,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
         insertEntry = try database.prepare(
             """
             INSERT INTO commandstore_history_entry
-                (kind, version, text, action_text, merge_id, significant, payload, sequence, step_id, recorded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                (kind, version, text, action_text, merge_id, significant, payload, sequence, step_id, recorded_at, node)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         )
         updateEntry = try database.prepare(
@@ -341,8 +361,16 @@ final class SQLiteHistoryStorage: HistoryStorage {
             cleanIndex: cleanIndex.map(Int64.init),
             undoLimit: Int64(undoLimit),
             revision: try row.decode(Int64.self, at: 5),
-            revisionSequence: try row.decode(Int64.self, at: 6)
+            revisionSequence: try row.decode(Int64.self, at: 6),
+            nextNode: try row.decode(Int64.self, at: 7),
+            keepsBranches: try row.decode(Bool.self, at: 8)
         )
+        keepsBranches = header.keepsBranches || branchesRequested
+        parkedRows = nil
+        nextNodeMustBeStored = false
+        // The header's number may predate pushes made at the top since (they leave the header alone):
+        // the largest number in either table says what is taken.
+        nextNode = max(header.nextNode, try largestNodeNumber() + 1)
         guard let implied = header.revision(atNextSequence: nextSequence), let revision = Int(exactly: implied) else {
             throw StoreError(
                 .corruptDatabase,
@@ -401,23 +429,26 @@ final class SQLiteHistoryStorage: HistoryStorage {
             cleanIndex: cleanIndex.map(Int64.init),
             undoLimit: Int64(undoLimit),
             revision: revisionColumns.revision,
-            revisionSequence: revisionColumns.sequence
+            revisionSequence: revisionColumns.sequence,
+            nextNode: nextNodeMustBeStored ? nextNode : storedHeader?.nextNode ?? nextNode,
+            keepsBranches: keepsBranches
         )
         if header != storedHeader {
             try updateHeader.execute(values: header.values)
             storedHeader = header
+            nextNodeMustBeStored = false
         }
         headerIsDirty = false
     }
 
     /// Drops the cached entries whose sequence matches.
-    private func forgetCachedEntries(where matches: (Int64) -> Bool) {
+    func forgetCachedEntries(where matches: (Int64) -> Bool) {
         for slot in cache.indices {
             if let cached = cache[slot], matches(cached.sequence) { cache[slot] = nil }
         }
     }
 
-    private func sequence(at position: Int) -> Int64 {
+    func sequence(at position: Int) -> Int64 {
         base + Int64(position)
     }
 
@@ -514,7 +545,9 @@ final class SQLiteHistoryStorage: HistoryStorage {
     /// in `rowValues` (one array kept for every write), as typed values.
     ///
     /// An insert also binds the entry's identity columns (`identity`); an update leaves them alone.
-    private func rowValues(_ stored: StoredEntry, sequence: Int64, identity: EntryIdentity? = nil) -> [DatabaseValue] {
+    private func rowValues(
+        _ stored: StoredEntry, sequence: Int64, identity: EntryIdentity? = nil, node: Int64? = nil
+    ) -> [DatabaseValue] {
         rowBuffer.removeAll(keepingCapacity: true)
         rowBuffer.append(stored.kind.map { .text($0) } ?? .null)
         rowBuffer.append(.integer(Int64(stored.version)))
@@ -530,6 +563,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
             rowBuffer.append(identity.token.map { .integer($0) } ?? .null)
             rowBuffer.append(identity.recordedAt.map { .integer($0) } ?? .null)
         }
+        if let node { rowBuffer.append(.integer(node)) }
         return rowBuffer
     }
 
@@ -556,7 +590,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: count)
         let identity = EntryIdentity(token: tokens.next(), recordedAt: EntryIdentity.now())
-        try insertEntry.execute(values: rowValues(stored, sequence: sequence, identity: identity))
+        try insertEntry.execute(values: rowValues(stored, sequence: sequence, identity: identity, node: nextNode))
+        nextNode += 1
         count += 1
         headerIsDirty = true
         changedSinceBeginWrite = true
@@ -626,6 +661,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
     }
 
     func removeEntries(from position: Int) throws {
+        nextNodeMustBeStored = true
+        if position == 0 { try removeAllBranches() }
         let first = sequence(at: position)
         try discardEntries(from: first, upTo: sequence(at: count))
         try deleteFrom.execute([first])
@@ -636,7 +673,9 @@ final class SQLiteHistoryStorage: HistoryStorage {
     }
 
     func removeFirstEntries(_ k: Int) throws {
+        nextNodeMustBeStored = true
         let newBase = sequence(at: k)
+        try removeBranchesHanging(below: newBase)
         try discardEntries(from: base, upTo: newBase)
         try deleteBefore.execute([newBase])
         forgetCachedEntries { $0 < newBase }
@@ -647,6 +686,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
     }
 
     func removeEntry(at position: Int) throws {
+        nextNodeMustBeStored = true
         let sequence = sequence(at: position)
         try deleteOne.execute([sequence])
         try shiftDownStart.execute([sequence])

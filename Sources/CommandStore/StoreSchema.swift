@@ -110,6 +110,37 @@ enum StoreSchema {
                         ELSE coalesce((SELECT max(sequence) + 1 FROM commandstore_history_entry), base)
                     END;
                     """),
+            // Format 6 keeps branches (time travel, opt-in per history): every entry has a node number
+            // (its place in the order steps were recorded; migrated rows take sequence + 1), the header
+            // the next number and whether the history keeps branches, and the branches off the current
+            // path live in a table of their own, each row with its parent node and when it left the
+            // path. A linear history is a tree with one branch, so every migrated step is kept as it is.
+            Migration(
+                version: 6, name: "history tree",
+                sql: """
+                    ALTER TABLE commandstore_history_entry ADD COLUMN node INTEGER;
+                    UPDATE commandstore_history_entry SET node = sequence + 1;
+                    CREATE UNIQUE INDEX commandstore_history_entry_node ON commandstore_history_entry (node);
+                    ALTER TABLE commandstore_history_header ADD COLUMN next_node INTEGER NOT NULL DEFAULT 1;
+                    ALTER TABLE commandstore_history_header ADD COLUMN keeps_branches INTEGER NOT NULL DEFAULT 0;
+                    UPDATE commandstore_history_header SET next_node =
+                        coalesce((SELECT max(sequence) + 2 FROM commandstore_history_entry), base + 1);
+                    CREATE TABLE commandstore_history_branch (
+                        node INTEGER PRIMARY KEY,
+                        parent INTEGER NOT NULL,
+                        visit INTEGER NOT NULL,
+                        kind TEXT,
+                        version INTEGER,
+                        text TEXT,
+                        action_text TEXT,
+                        merge_id INTEGER,
+                        significant INTEGER,
+                        step_id INTEGER,
+                        recorded_at INTEGER,
+                        payload BLOB
+                    );
+                    CREATE INDEX commandstore_history_branch_parent ON commandstore_history_branch (parent, visit);
+                    """),
         ])
 
     /// Writes the identity of a new store: application ID and the version table.
@@ -158,7 +189,8 @@ enum StoreSchema {
         do {
             return try database.prepare(
                 """
-                SELECT base, count, current_index, clean_index, undo_limit, revision, revision_sequence
+                SELECT base, count, current_index, clean_index, undo_limit, revision, revision_sequence,
+                    next_node, keeps_branches
                 FROM commandstore_history_header WHERE singleton = 1
                 """
             )

@@ -1,3 +1,4 @@
+import CommandKit
 import AlbumLibrary
 import CommandStore
 import Foundation
@@ -258,15 +259,21 @@ private func titles(_ library: LibraryAPI) throws -> [String] {
         }
     }
 
-    @Test func aPushAfterUndoingAnImportDiscardsItsAlbums() throws {
+    /// The history is a tree: a push after undoing an import keeps the import as a branch, its
+    /// albums staged, and a jump brings them back.
+    @Test func aPushAfterUndoingAnImportKeepsItAsABranch() throws {
         try withSession { session, _ in
             try session.importAlbums([Album(title: "X", artist: "A"), Album(title: "Y", artist: "B")])
+            let imported = session.history.currentNode
             try session.undo()
             #expect(try session.library.stagedImportCount() == 2)
             try session.delete(.position(1))
-            #expect(try session.library.stagedImportCount() == 0)
+            #expect(try session.library.stagedImportCount() == 2)
             #expect(session.redoText == nil)
             #expect(session.undoText == "Delete “Best of Bowie”")
+            let (_, jump) = try session.jump(to: .step(imported))
+            #expect(jump.undone.map(\.text) == ["Delete “Best of Bowie”"] && jump.redone.map(\.text) == ["Import 2 albums"])
+            #expect(try session.library.albums().suffix(2).map(\.title) == ["X", "Y"])
         }
     }
 

@@ -38,13 +38,18 @@ import Testing
         }
     }
 
-    @Test func anUndoneReplacementDroppedByAPushLeavesNothing() throws {
+    /// A push after undoing a replacement keeps the replacement as a branch (the history is a
+    /// tree): its kept rows stay, for a jump back to it.
+    @Test func anUndoneReplacementBelowAPushIsKeptAsABranch() throws {
         try withSession { session in
             try session.replaceAlbums(with: [Album(title: "Only", artist: "One")])
+            let replaced = session.history.currentNode
             try session.undo()
             #expect(try keptRows(session) == 1)
             try session.add(Album(title: "New", artist: "Push"))
-            #expect(try keptRows(session) == 0)
+            #expect(try keptRows(session) == 1)
+            try session.jump(to: .step(replaced))
+            #expect(try session.library.albums().map(\.title) == ["Only"])
         }
     }
 

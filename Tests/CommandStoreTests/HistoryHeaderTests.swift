@@ -27,6 +27,7 @@ import Testing
                 FROM commandstore_history_header;
             DROP TABLE commandstore_history_entry;
             DROP TABLE commandstore_history_header;
+            DROP TABLE commandstore_history_branch;
             ALTER TABLE format3 RENAME TO commandstore_history_entry;
             UPDATE commandstore_schema SET version = 3 WHERE identifier = 'commandstore';
             """)
@@ -96,7 +97,7 @@ import Testing
             db.close()
         }
         let (db, _, history) = try open(path)
-        #expect(try db.schemaVersion(of: "commandstore") == 5)
+        #expect(try db.schemaVersion(of: "commandstore") == 6)
         #expect(try db.fetchOne(Self.header)?.values == [0, nil, nil, 0])
         #expect(history.count == 4 && history.index == 4 && history.undoText == "Append")
     }
@@ -119,7 +120,7 @@ import Testing
             db.close()
         }
         let (db, list, history) = try open(path)
-        #expect(try db.schemaVersion(of: "commandstore") == 5)
+        #expect(try db.schemaVersion(of: "commandstore") == 6)
         #expect(try db.fetchOne(Self.header)?.values == [0, 5, 4, 4])
         #expect(
             try db.fetchOne("SELECT typeof(sequence) FROM commandstore_history_entry ORDER BY sequence LIMIT 1")?.values
@@ -146,7 +147,7 @@ import Testing
             db.close()
         }
         let (db, list, history) = try open(path)
-        #expect(try db.schemaVersion(of: "commandstore") == 5)
+        #expect(try db.schemaVersion(of: "commandstore") == 6)
         #expect(try db.fetchOne(Self.header)?.values == [0, 3, 2, 0])
         #expect(history.count == 3 && history.index == 2 && history.redoText == "Append")
         // Migrated entries have no token or time: named by their sequence, dated nil.

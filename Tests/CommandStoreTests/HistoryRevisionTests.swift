@@ -139,6 +139,7 @@ import Testing
             let (db, _, history) = try Self.open(path)
             for value in 1...4 { try history.push(Append(value: value)) }
             try history.undo()
+            try db.execute(FormatDowngrade.toFormat5)
             try db.execute(
                 """
                 ALTER TABLE commandstore_history_header DROP COLUMN revision;
@@ -149,7 +150,7 @@ import Testing
         }
         let (db, list, history) = try Self.open(path)
         defer { db.close() }
-        #expect(try db.schemaVersion(of: "commandstore") == 5)
+        #expect(try db.schemaVersion(of: "commandstore") == 6)
         #expect(history.revision == 0)
         #expect(history.count == 4 && history.index == 3)
         #expect(try (0..<4).map { try history.text(at: $0) } == ["Append 1", "Append 2", "Append 3", "Append 4"])

@@ -50,28 +50,66 @@ public enum TreeModelTest: Sendable {
         }
     }
 
+    /// A history under test and what the test does to it.
+    public struct Subject<History: UndoHistory> {
+        /// A new, empty, branching history.
+        public var history: History
+        /// Pushes a command that appends its ID to the document (undo removes it).
+        public var push: (Int) throws -> Void
+        /// The document: the IDs applied, in order.
+        public var document: () throws -> [Int]
+        /// `k > 0`: the k-th command call from now throws; `0`: none does.
+        public var failAfter: (Int) -> Void
+
+        /// Creates a subject.
+        public init(
+            history: History, push: @escaping (Int) throws -> Void, document: @escaping () throws -> [Int],
+            failAfter: @escaping (Int) -> Void
+        ) {
+            self.history = history
+            self.push = push
+            self.document = document
+            self.failAfter = failAfter
+        }
+    }
+
+    /// Runs `sequences` random sequences on histories taking probe commands (``ProbeCommand``).
+    public static func run<History: UndoHistory>(
+        sequences: Int,
+        exactRollback: Bool,
+        makeHistory: @escaping () -> History,
+        push: @escaping (History, any UndoCommand) throws -> Void
+    ) -> (failure: String?, checkedSteps: Int) {
+        run(sequences: sequences, exactRollback: exactRollback) {
+            let document = ProbeDocument()
+            let history = makeHistory()
+            return Subject(
+                history: history, push: { try push(history, ProbeCommand(document: document, id: $0)) },
+                document: { document.applied }, failAfter: { document.failCountdown = $0 })
+        }
+    }
+
     /// Runs `sequences` random sequences.
     ///
     /// - Parameters:
     ///   - exactRollback: Whether a failed jump restores the history exactly (a durable history rolls
     ///     its transaction back). An ``UndoStack`` runs the steps back instead, which may change
     ///     which branch a later redo follows below the fork: its sequence ends after the comparison.
-    ///   - makeHistory: A new, empty, branching history.
-    ///   - push: Pushes a command.
+    ///   - makeSubject: A new, empty, branching history and its document.
     /// - Returns: The first mismatch (with its seed), and how many steps were compared.
     public static func run<History: UndoHistory>(
         sequences: Int,
         exactRollback: Bool,
-        makeHistory: () -> History,
-        push: (History, any UndoCommand) throws -> Void
+        makeSubject: () throws -> Subject<History>
     ) -> (failure: String?, checkedSteps: Int) {
         print("TreeModelTest seed=\(baseSeed) sequences=\(sequences) history=\(History.self)")
         var checked = 0
         for sequence in 0..<sequences {
             let seed = baseSeed &+ UInt64(sequence)
             var rng = UndoModelRandom(seed: seed)
-            let document = ProbeDocument()
-            let history = makeHistory()
+            let subject: Subject<History>
+            do { subject = try makeSubject() } catch { return ("making the history failed: \(error)", checked) }
+            let history = subject.history
             var model = Model()
             var log: [String] = []
             var stopAfterThisStep = false
@@ -84,7 +122,7 @@ public enum TreeModelTest: Sendable {
                     if roll < 40 {
                         let id = model.push()
                         log.append("push\(id)")
-                        try push(history, ProbeCommand(document: document, id: id))
+                        try subject.push(id)
                     } else if roll < 60 {
                         log.append("undo")
                         try history.undo()
@@ -100,12 +138,12 @@ public enum TreeModelTest: Sendable {
                         let calls = route.undone.count + route.redone.count
                         let failAt = roll >= 90 && calls > 0 ? Int(rng.next() % UInt64(calls)) + 1 : 0
                         log.append(failAt > 0 ? "jump\(target)!\(failAt)" : "jump\(target)")
-                        document.failCountdown = failAt
+                        subject.failAfter(failAt)
                         let expected = history.currentNode
                         do {
                             let jump = try history.jump(to: HistoryNode.ID(target), expecting: expected)
                             if failAt > 0 { return (fail("the jump did not fail"), checked) }
-                            if jump.undone.map(\.rawValue) != route.undone || jump.redone.map(\.rawValue) != route.redone {
+                            if jump.undone.map(\.id.rawValue) != route.undone || jump.redone.map(\.id.rawValue) != route.redone {
                                 return (fail("jump \(jump) is not the route \(route)"), checked)
                             }
                             model.visit(route.redone)
@@ -120,12 +158,12 @@ public enum TreeModelTest: Sendable {
                             // Compare this state, then end the sequence.
                             if !exactRollback, failAt > route.undone.count { stopAfterThisStep = true }
                         }
-                        document.failCountdown = 0
+                        subject.failAfter(0)
                     }
                 } catch {
                     return (fail("unexpected \(error)"), checked)
                 }
-                if let mismatch = compare(history, document, model) { return (fail(mismatch), checked) }
+                if let mismatch = compare(history, (try? subject.document()) ?? [-1], model) { return (fail(mismatch), checked) }
                 checked += 1
                 if stopAfterThisStep { break }
             }
@@ -134,9 +172,9 @@ public enum TreeModelTest: Sendable {
     }
 
     /// The first difference between the history and the model, or `nil`.
-    static func compare<History: UndoHistory>(_ history: History, _ document: ProbeDocument, _ model: Model) -> String? {
+    static func compare<History: UndoHistory>(_ history: History, _ document: [Int], _ model: Model) -> String? {
         let path = model.path(to: model.current)
-        if document.applied != path { return "document \(document.applied), model path \(path)" }
+        if document != path { return "document \(document), model path \(path)" }
         if history.currentNode.rawValue != model.current {
             return "current \(history.currentNode), model \(model.current)"
         }
@@ -157,3 +195,6 @@ extension ProbeCommand {
         self.init(document: document, ids: [id], key: nil, significant: true, rule: .never, cancelAt: nil)
     }
 }
+
+@available(*, unavailable)
+extension TreeModelTest.Subject: Sendable {}

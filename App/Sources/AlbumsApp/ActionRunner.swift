@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 
@@ -56,6 +57,22 @@ struct ActionRunner {
             report(
                 ChangeResult(command: "redo", steps: texts),
                 texts.map { "Redid \(DisplayText.sanitized($0))" }.joined(separator: "\n"))
+        case .undoTo(let target):
+            let (node, jump) = try session.jump(to: target)
+            let lines =
+                jump.undone.map { "Undid \(DisplayText.sanitized($0.text))" }
+                + jump.redone.map { "Redid \(DisplayText.sanitized($0.text))" }
+            let summary =
+                lines.isEmpty ? "Already at step \(node); nothing to do" : "Now at step \(node)"
+            report(
+                ChangeResult(command: "undo", steps: jump.undone.map(\.text) + jump.redone.map(\.text)),
+                (lines + [summary]).joined(separator: "\n"))
+        case .historyTree:
+            let nodes = try session.historyNodes()
+            console.write(
+                options.json
+                    ? AlbumFormatter.historyTreeJSON(nodes, current: session.history.currentNode)
+                    : AlbumFormatter.historyTree(nodes, current: session.history.currentNode))
         case .history(let limit):
             let steps = try session.steps(last: limit)
             let current = session.history.index

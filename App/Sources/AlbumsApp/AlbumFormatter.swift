@@ -196,7 +196,7 @@ enum AlbumFormatter: Sendable {
     }
 
     /// `2024-05-01 14:03:07`: sortable, the same on every machine's locale.
-    private static func localTime(_ date: Date, _ timeZone: TimeZone) -> String {
+    static func localTime(_ date: Date, _ timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)

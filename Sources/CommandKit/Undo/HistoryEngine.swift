@@ -436,8 +436,9 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     ///   the tree, ``HistoryJumpError``, or ``UndoError/Code/rollbackFailed``.
     /// - Complexity: O(k) for the k steps crossed, plus the branches moved onto and off the path
     ///   (O(log n) each in memory, n the number of nodes).
+    /// - Parameter runningBack: `false` when the caller rolls a transaction back on failure instead.
     @discardableResult
-    public mutating func jump(to target: HistoryNode.ID) throws -> HistoryJump {
+    public mutating func jump(to target: HistoryNode.ID, runningBackOnFailure runningBack: Bool = true) throws -> HistoryJump {
         guard openMacros.isEmpty else { throw UndoError(.macroOpen) }
         let origin = try currentNode()
         var jump = HistoryJump()
@@ -447,6 +448,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
         do {
             try move(to: target, log: &jump)
         } catch {
+            guard runningBack else { throw error }
             do {
                 var rollback = HistoryJump()
                 try move(to: origin, log: &rollback)
@@ -515,16 +517,19 @@ public struct HistoryEngine<Storage: HistoryStorage> {
         var index = storage.index
         do {
             while index < target {
-                let node = try storage.nodeID(at: index)
+                let step = HistoryJump.Step(
+                    id: try storage.nodeID(at: index), text: try storage.readEntry(at: index) { $0.text })
                 if try runNamingTheStep(at: index, undoing: false) {
-                    log.redone.append(node)
+                    log.redone.append(step)
                     index += 1
                 } else {
                     target -= 1
                 }
             }
             while index > target {
-                log.undone.append(try storage.nodeID(at: index - 1))
+                log.undone.append(
+                    HistoryJump.Step(
+                        id: try storage.nodeID(at: index - 1), text: try storage.readEntry(at: index - 1) { $0.text }))
                 _ = try runNamingTheStep(at: index - 1, undoing: true)
                 index -= 1
             }

@@ -207,13 +207,13 @@ extension UndoHistory {
         if let expected, expected != currentNode { throw UndoError(.historyChanged) }
         guard (0...count).contains(node.rawValue) else { throw UndoError(.noSuchStep) }
         let start = index
+        let texts = try (min(start, node.rawValue)..<max(start, node.rawValue)).map { try text(at: $0) }
         try setIndex(node.rawValue)
         var jump = HistoryJump()
-        if node.rawValue < start {
-            jump.undone = stride(from: start, to: index, by: -1).map(HistoryNode.ID.init)
-        } else {
-            jump.redone = stride(from: start + 1, through: index, by: 1).map(HistoryNode.ID.init)
+        let steps = texts.enumerated().map { offset, text in
+            HistoryJump.Step(id: HistoryNode.ID(min(start, node.rawValue) + offset + 1), text: text)
         }
+        if node.rawValue < start { jump.undone = steps.reversed() } else { jump.redone = steps }
         return jump
     }
 }

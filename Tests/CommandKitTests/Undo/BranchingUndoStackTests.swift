@@ -27,7 +27,7 @@ import UndoModelTesting
 
         let jump = try stack.jump(to: HistoryNode.ID(4))
         #expect(list.values == [1, 2, 3, 4])
-        #expect(jump.undone == [HistoryNode.ID(5)] && jump.redone.map(\.rawValue) == [2, 3, 4])
+        #expect(jump.undone.map(\.id) == [HistoryNode.ID(5)] && jump.redone.map(\.id.rawValue) == [2, 3, 4])
         // Back to the new branch by time: g- from 4 is 3, g+ from 4 is 5.
         try stack.jumpToLaterState()
         #expect(list.values == [1, 9] && stack.currentNode == HistoryNode.ID(5))

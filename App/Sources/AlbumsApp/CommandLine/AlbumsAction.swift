@@ -24,6 +24,10 @@ public enum AlbumsAction: Sendable, Hashable {
     case undo(count: Int)
     /// `redo [COUNT]`.
     case redo(count: Int)
+    /// `undo --to STEP|AGO|TIME`: any state of the history's tree, on any branch, in one transaction.
+    case undoTo(HistoryTarget)
+    /// `history --tree`: every step of the tree, the current one marked.
+    case historyTree
     /// `history [--limit N]`: each step's text and time, the current position marked.
     case history(limit: Int?)
     /// `import [--replace] FILE|-`: append the albums of a file (or standard input) as one step,
@@ -39,8 +43,8 @@ public enum AlbumsAction: Sendable, Hashable {
     /// Whether the action changes the library.
     public var isMutating: Bool {
         switch self {
-        case .add, .edit, .move, .delete, .undo, .redo, .importAlbums: true
-        case .interactive, .list, .show, .history, .export, .info, .output: false
+        case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .importAlbums: true
+        case .interactive, .list, .show, .history, .historyTree, .export, .info, .output: false
         }
     }
 }

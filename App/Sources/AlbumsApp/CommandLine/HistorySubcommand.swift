@@ -16,8 +16,15 @@ struct HistorySubcommand: AlbumsSubcommand {
     @Option(name: [.customShort("n"), .long], help: ArgumentHelp("Show only the last N steps.", valueName: "n"))
     var limit: String?
 
+    @Flag(name: .long, help: "Show every step of the history's tree, branches included, by number.")
+    var tree = false
+
     func action() throws(UsageError) -> AlbumsAction {
-        .history(
+        if tree {
+            guard limit == nil else { throw UsageError("--tree shows the whole tree: leave out --limit", command: Self.name) }
+            return .historyTree
+        }
+        return .history(
             limit: try limit.map { word throws(UsageError) in
                 try ArgumentValue.count(word, label: "--limit", command: Self.name)
             })
