@@ -1,4 +1,4 @@
-/// A branching stack's tree: every state ever reached, and jumps between them (<doc:TimeTravel>).
+/// A branching stack's tree: every state ever reached, and jumps between them.
 extension UndoStack {
     /// Whether the stack keeps branches (``init(undoLimit:keepsBranches:)``).
     public var keepsBranches: Bool { engine.storage.keepsBranches }

@@ -88,7 +88,7 @@ public final class UndoStack: UndoHistory {
     ///   - undoLimit: The maximum number of entries kept, or 0 (the default) for no limit. In a
     ///     branching stack it counts every node of the tree.
     ///   - keepsBranches: `true` keeps the redo steps as a branch when a command is pushed after an
-    ///     undo, instead of discarding them (see <doc:TimeTravel>). `false` (the default) is Qt's
+    ///     undo, instead of discarding them. `false` (the default) is Qt's
     ///     linear stack, at the same cost as before branches existed.
     public init(undoLimit: Int = 0, keepsBranches: Bool = false) {
         engine = HistoryEngine(storage: MemoryHistoryStorage(keepsBranches: keepsBranches), undoLimit: undoLimit)
