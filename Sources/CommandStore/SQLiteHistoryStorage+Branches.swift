@@ -29,7 +29,8 @@ struct TreeStatements {
     let parkedNodes: Statement
 
     /// The columns a row keeps when it moves between the tables.
-    private static let columns = "kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload"
+    private static let columns =
+        "kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload"
 
     init(_ database: Database) throws {
         let columns = Self.columns
@@ -248,7 +249,8 @@ extension SQLiteHistoryStorage {
 
     private static func node(_ row: Row, isOnPath: Bool) throws -> HistoryNode {
         HistoryNode(
-            id: HistoryNode.ID(try row.decode(Int.self, at: 0)), parent: HistoryNode.ID(try row.decode(Int.self, at: 1)),
+            id: HistoryNode.ID(try row.decode(Int.self, at: 0)),
+            parent: HistoryNode.ID(try row.decode(Int.self, at: 1)),
             text: try row.decode(String.self, at: 2), actionText: try row.decode(String.self, at: 3),
             recordedAt: try row.decode(Int64?.self, at: 4), isOnPath: isOnPath)
     }

@@ -1,5 +1,5 @@
-import CommandKit
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 import SQLiteDatabase
@@ -272,7 +272,8 @@ private func titles(_ library: LibraryAPI) throws -> [String] {
             #expect(session.redoText == nil)
             #expect(session.undoText == "Delete “Best of Bowie”")
             let (_, jump) = try session.jump(to: .step(imported))
-            #expect(jump.undone.map(\.text) == ["Delete “Best of Bowie”"] && jump.redone.map(\.text) == ["Import 2 albums"])
+            #expect(
+                jump.undone.map(\.text) == ["Delete “Best of Bowie”"] && jump.redone.map(\.text) == ["Import 2 albums"])
             #expect(try session.library.albums().suffix(2).map(\.title) == ["X", "Y"])
         }
     }

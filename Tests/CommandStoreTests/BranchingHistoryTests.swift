@@ -35,7 +35,10 @@ import UndoModelTesting
         configuration.createIfMissing = true
         let db = try Database.openStore(path: path, schemas: [NumberList.schema], configuration: configuration)
         let list = NumberList(database: db)
-        return (db, list, try DurableHistory(database: db, receiver: list, registry: Self.registry, keepsBranches: keepsBranches))
+        return (
+            db, list,
+            try DurableHistory(database: db, receiver: list, registry: Self.registry, keepsBranches: keepsBranches)
+        )
     }
 
     @Test func randomSequencesMatchTheReferenceTree() throws {

@@ -143,14 +143,17 @@ public enum TreeModelTest: Sendable {
                         do {
                             let jump = try history.jump(to: HistoryNode.ID(target), expecting: expected)
                             if failAt > 0 { return (fail("the jump did not fail"), checked) }
-                            if jump.undone.map(\.id.rawValue) != route.undone || jump.redone.map(\.id.rawValue) != route.redone {
+                            if jump.undone.map(\.id.rawValue) != route.undone
+                                || jump.redone.map(\.id.rawValue) != route.redone
+                            {
                                 return (fail("jump \(jump) is not the route \(route)"), checked)
                             }
                             model.visit(route.redone)
                             model.current = target
                         } catch let error as HistoryJumpError {
                             guard failAt > 0 else { return (fail("unexpected \(error)"), checked) }
-                            let failed = failAt <= route.undone.count
+                            let failed =
+                                failAt <= route.undone.count
                                 ? route.undone[failAt - 1] : route.redone[failAt - route.undone.count - 1]
                             if error.step.rawValue != failed { return (fail("\(error) names the wrong step"), checked) }
                             // A stack runs the steps back, which re-parks the branch it was heading to:
@@ -163,7 +166,9 @@ public enum TreeModelTest: Sendable {
                 } catch {
                     return (fail("unexpected \(error)"), checked)
                 }
-                if let mismatch = compare(history, (try? subject.document()) ?? [-1], model) { return (fail(mismatch), checked) }
+                if let mismatch = compare(history, (try? subject.document()) ?? [-1], model) {
+                    return (fail(mismatch), checked)
+                }
                 checked += 1
                 if stopAfterThisStep { break }
             }
@@ -180,11 +185,15 @@ public enum TreeModelTest: Sendable {
         }
         if history.canUndo != (model.current != 0) { return "canUndo \(history.canUndo)" }
         let redo = model.lastChild[model.current]
-        if history.canRedo != (redo != nil) { return "canRedo \(history.canRedo), model redo \(String(describing: redo))" }
+        if history.canRedo != (redo != nil) {
+            return "canRedo \(history.canRedo), model redo \(String(describing: redo))"
+        }
         if let redo, history.redoText != "a\(redo)" { return "redoText \(history.redoText), model a\(redo)" }
         guard let nodes = try? history.nodes() else { return "nodes() threw" }
         let parents = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id.rawValue, $0.parent.rawValue) })
-        if parents != model.parent { return "tree \(parents.sorted { $0.key < $1.key }), model \(model.parent.sorted { $0.key < $1.key })" }
+        if parents != model.parent {
+            return "tree \(parents.sorted { $0.key < $1.key }), model \(model.parent.sorted { $0.key < $1.key })"
+        }
         return nil
     }
 }

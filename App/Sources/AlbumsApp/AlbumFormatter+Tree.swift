@@ -38,7 +38,8 @@ extension AlbumFormatter {
         push(childrenOf: .root, depth: 0)
         while let (node, depth) = stack.popLast() {
             let mark = node.id == current ? ">" : node.isOnPath ? "*" : " "
-            let time = node.recordedAt.map { localTime(Date(timeIntervalSince1970: Double($0) / 1000), timeZone) } ?? blank
+            let time =
+                node.recordedAt.map { localTime(Date(timeIntervalSince1970: Double($0) / 1000), timeZone) } ?? blank
             text += line(mark, depth, node.id, time, DisplayText.sanitized(node.text))
             push(childrenOf: node.id, depth: depth)
         }

@@ -438,7 +438,9 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     ///   (O(log n) each in memory, n the number of nodes).
     /// - Parameter runningBack: `false` when the caller rolls a transaction back on failure instead.
     @discardableResult
-    public mutating func jump(to target: HistoryNode.ID, runningBackOnFailure runningBack: Bool = true) throws -> HistoryJump {
+    public mutating func jump(
+        to target: HistoryNode.ID, runningBackOnFailure runningBack: Bool = true
+    ) throws -> HistoryJump {
         guard openMacros.isEmpty else { throw UndoError(.macroOpen) }
         let origin = try currentNode()
         var jump = HistoryJump()

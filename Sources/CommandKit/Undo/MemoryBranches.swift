@@ -131,7 +131,9 @@ final class MemoryBranches<Entry> {
     }
 
     func chronologicalNeighbor(of id: Int, before: Bool) -> Int? {
-        let onPath = neighbor(of: id, before: before, count: path.count - pathStart) { self.path[self.pathStart + $0].id }
+        let onPath = neighbor(of: id, before: before, count: path.count - pathStart) {
+            self.path[self.pathStart + $0].id
+        }
         let offPath = neighbor(of: id, before: before, count: parkedIDs.count) { self.parkedIDs[$0] }
         switch (onPath, offPath) {
         case (let a?, let b?): return before ? max(a, b) : min(a, b)

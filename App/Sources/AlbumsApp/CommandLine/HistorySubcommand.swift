@@ -21,7 +21,9 @@ struct HistorySubcommand: AlbumsSubcommand {
 
     func action() throws(UsageError) -> AlbumsAction {
         if tree {
-            guard limit == nil else { throw UsageError("--tree shows the whole tree: leave out --limit", command: Self.name) }
+            guard limit == nil else {
+                throw UsageError("--tree shows the whole tree: leave out --limit", command: Self.name)
+            }
             return .historyTree
         }
         return .history(

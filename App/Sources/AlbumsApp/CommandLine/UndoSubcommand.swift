@@ -21,7 +21,9 @@ struct UndoSubcommand: AlbumsSubcommand {
     @Argument(help: ArgumentHelp("How many steps to undo.", valueName: "count"))
     var count: String?
 
-    @Option(name: .customLong("to"), help: ArgumentHelp("A step number, an age (10m, 2h, 3d) or a time.", valueName: "target"))
+    @Option(
+        name: .customLong("to"),
+        help: ArgumentHelp("A step number, an age (10m, 2h, 3d) or a time.", valueName: "target"))
     var target: String?
 
     func action() throws(UsageError) -> AlbumsAction {
@@ -53,10 +55,13 @@ struct UndoSubcommand: AlbumsSubcommand {
         let utc = word.hasSuffix("Z")
         formatter.timeZone = utc ? TimeZone(identifier: "UTC") : TimeZone.current
         let text = utc ? String(word.dropLast()) : word
-        for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"] {
+        for format in [
+            "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd",
+        ] {
             formatter.dateFormat = format
             if let date = formatter.date(from: text) {
-                return .time(Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) + (format.contains("ss") ? 999 : 0))
+                return .time(
+                    Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) + (format.contains("ss") ? 999 : 0))
             }
         }
         throw UsageError(
