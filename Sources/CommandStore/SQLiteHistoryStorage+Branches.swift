@@ -28,12 +28,7 @@ struct TreeStatements {
     let pathNodes: Statement
     let parkedNodes: Statement
 
-    /// The columns a row keeps when it moves between the tables.
-    private static let columns =
-        "kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload"
-
     init(_ database: Database) throws {
-        let columns = Self.columns
         largestNode = try database.prepare(
             """
             SELECT max(coalesce((SELECT max(node) FROM commandstore_history_entry), 0),
@@ -42,10 +37,11 @@ struct TreeStatements {
         nodeAt = try database.prepare("SELECT node FROM commandstore_history_entry WHERE sequence = ?")
         sequenceOfNode = try database.prepare("SELECT sequence FROM commandstore_history_entry WHERE node = ?")
         // Each row's parent is the node of the row before it on the path (the first one's: bound).
+        // A row keeps every column when it moves between the tables (spelled out: SQL is never built).
         park = try database.prepare(
             """
-            INSERT INTO commandstore_history_branch (node, parent, visit, \(columns))
-            SELECT node, lag(node, 1, ?) OVER (ORDER BY sequence), ?, \(columns)
+            INSERT INTO commandstore_history_branch (node, parent, visit, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload)
+            SELECT node, lag(node, 1, ?) OVER (ORDER BY sequence), ?, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload
             FROM commandstore_history_entry WHERE sequence >= ?
             """)
         deleteParkedFromPath = try database.prepare("DELETE FROM commandstore_history_entry WHERE sequence >= ?")
@@ -54,8 +50,8 @@ struct TreeStatements {
             "SELECT node FROM commandstore_history_branch WHERE parent = ? ORDER BY visit DESC, node DESC LIMIT 1")
         unpark = try database.prepare(
             """
-            INSERT INTO commandstore_history_entry (sequence, node, \(columns))
-            SELECT ?, node, \(columns) FROM commandstore_history_branch WHERE node = ?
+            INSERT INTO commandstore_history_entry (sequence, node, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload)
+            SELECT ?, node, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload FROM commandstore_history_branch WHERE node = ?
             """)
         deleteUnparked = try database.prepare("DELETE FROM commandstore_history_branch WHERE node = ?")
         countParked = try database.prepare("SELECT count(*) FROM commandstore_history_branch")
