@@ -27,6 +27,10 @@ struct TreeStatements {
     let latestAtOrBefore: Statement
     let pathNodes: Statement
     let parkedNodes: Statement
+    /// The rows `removeBranch`, `removeHanging` and `removeAllParked` delete, for their discard actions.
+    let branchRows: Statement
+    let hangingRows: Statement
+    let allParkedRows: Statement
 
     init(_ database: Database) throws {
         largestNode = try database.prepare(
@@ -76,6 +80,25 @@ struct TreeStatements {
             DELETE FROM commandstore_history_branch WHERE node IN below
             """)
         removeAllParked = try database.prepare("DELETE FROM commandstore_history_branch")
+        branchRows = try database.prepare(
+            """
+            WITH RECURSIVE below(node) AS (
+                SELECT ? UNION ALL
+                SELECT b.node FROM commandstore_history_branch b JOIN below ON b.parent = below.node
+            )
+            SELECT node, kind, version, payload FROM commandstore_history_branch WHERE node IN below
+            """)
+        hangingRows = try database.prepare(
+            """
+            WITH RECURSIVE below(node) AS (
+                SELECT node FROM commandstore_history_branch WHERE parent = 0
+                    OR parent IN (SELECT node FROM commandstore_history_entry WHERE sequence < ?)
+                UNION ALL
+                SELECT b.node FROM commandstore_history_branch b JOIN below ON b.parent = below.node
+            )
+            SELECT node, kind, version, payload FROM commandstore_history_branch WHERE node IN below
+            """)
+        allParkedRows = try database.prepare("SELECT node, kind, version, payload FROM commandstore_history_branch")
         neighborBefore = try database.prepare(
             """
             SELECT max(coalesce((SELECT max(node) FROM commandstore_history_entry WHERE node < ?1), 0),
@@ -194,6 +217,7 @@ extension SQLiteHistoryStorage {
     }
 
     func removeParkedBranch(_ node: HistoryNode.ID) throws {
+        try discardParked(try tree().branchRows, [node.rawValue])
         try tree().removeBranch.execute([node.rawValue])
         parkedRows = nil
         nextNodeMustBeStored = true
@@ -204,6 +228,7 @@ extension SQLiteHistoryStorage {
     /// Before the rows below `sequence` are trimmed: removes the branches no state can reach then.
     func removeBranchesHanging(below sequence: Int64) throws {
         guard keepsBranches else { return }
+        try discardParked(try tree().hangingRows, [sequence])
         try tree().removeHanging.execute([sequence])
         parkedRows = nil
         nextNodeMustBeStored = true
@@ -212,9 +237,19 @@ extension SQLiteHistoryStorage {
     /// When the whole history is cleared.
     func removeAllBranches() throws {
         guard keepsBranches else { return }
+        try discardParked(try tree().allParkedRows, [])
         try tree().removeAllParked.execute()
         parkedRows = 0
         nextNodeMustBeStored = true
+    }
+
+    /// Runs the discard actions of the parked rows a query selects (only when a registered kind has
+    /// one: otherwise nothing is read), before they are deleted for good.
+    private func discardParked(_ query: Statement, _ arguments: [any DatabaseValueConvertible]) throws {
+        guard selectDiscarding != nil else { return }
+        try runDiscardActions(of: try query.fetchAll(arguments)) { node in
+            "\(database.path): history step \(node) (on a branch)"
+        }
     }
 
     func chronologicalNeighbor(of node: HistoryNode.ID, before: Bool) throws -> HistoryNode.ID? {

@@ -171,7 +171,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
     private let shiftDownFinish: Statement
     /// The rows in a range whose commands have a discard action, or are macros that may hold one;
     /// `nil` when no registered kind has one (then removing entries reads nothing).
-    private let selectDiscarding: Statement?
+    let selectDiscarding: Statement?
 
     init(database: Database, commands: BoundCommandDecoder) throws {
         self.database = database
@@ -632,13 +632,22 @@ final class SQLiteHistoryStorage: HistoryStorage {
     private func discardEntries(from first: Int64, upTo end: Int64) throws {
         guard let selectDiscarding, first < end else { return }
         let arguments: [any DatabaseValueConvertible] = [first, end] + commands.discardingKinds
-        for row in try selectDiscarding.fetchAll(arguments) {
-            let sequence = try row.decode(Int64.self, at: 0)
-            let context = "\(database.path): history entry \(Int(sequence - base)) (sequence \(sequence))"
+        try runDiscardActions(of: try selectDiscarding.fetchAll(arguments)) { sequence in
+            "\(database.path): history entry \(Int(sequence - base)) (sequence \(sequence))"
+        }
+    }
+
+    /// Runs the discard actions of rows (an ID, kind, version and payload each) about to be deleted;
+    /// rows of kinds without one are skipped.
+    func runDiscardActions(of rows: [Row], context describe: (Int64) -> String) throws {
+        for row in rows {
+            let context = describe(try row.decode(Int64.self, at: 0))
+            let kind = try row.decode(String?.self, at: 1)
+            if let kind, !commands.discardingKinds.contains(kind) { continue }
             guard case .blob(let payload) = row[3] else {
                 throw StoreError(.corruptDatabase, "\(context) has no data to discard", path: database.path)
             }
-            guard let kind = try row.decode(String?.self, at: 1) else {
+            guard let kind else {
                 let children = try decoder.decode([StoredEntry].self, from: payload)
                 try discard(children, context: context)
                 continue

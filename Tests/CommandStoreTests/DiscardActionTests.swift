@@ -32,7 +32,9 @@ import Testing
 
     struct Refused: Error {}
 
-    static func open(refusing: Switch = Switch()) throws -> (Database, NumberList, DurableHistory<NumberList>) {
+    static func open(
+        refusing: Switch = Switch(), keepsBranches: Bool = false
+    ) throws -> (Database, NumberList, DurableHistory<NumberList>) {
         let db = try Database.openStore(path: ":memory:", schemas: [NumberList.schema])
         try db.execute("CREATE TABLE kept (value INTEGER NOT NULL)")
         var registry = NumberList.registry
@@ -41,7 +43,29 @@ import Testing
             try list.database.execute("DELETE FROM kept WHERE value = ?", [command.value])
         }
         let list = NumberList(database: db)
-        return (db, list, try DurableHistory(database: db, receiver: list, registry: registry))
+        return (
+            db, list, try DurableHistory(database: db, receiver: list, registry: registry, keepsBranches: keepsBranches)
+        )
+    }
+
+    /// In a tree, a redo tail is parked, not dropped: kept. It is discarded when its branch is pruned
+    /// by the undo limit, or the history is cleared.
+    @Test func aParkedBranchIsDiscardedOnlyWhenPrunedOrCleared() throws {
+        let (db, _, history) = try Self.open(keepsBranches: true)
+        try history.push(Keep(value: 1))
+        try history.push(Keep(value: 2))
+        try history.undo()
+        try history.push(Append(value: 9))  // Keep 2 parked, still kept
+        #expect(try Self.kept(db) == [2])
+        try history.setUndoLimit(2)  // three nodes: the parked branch goes first
+        #expect(try Self.kept(db).isEmpty)
+        try history.setUndoLimit(0)
+        try history.push(Keep(value: 3))
+        try history.undo()
+        try history.push(Append(value: 8))  // Keep 3 parked
+        #expect(try Self.kept(db) == [3])
+        try history.clear()
+        #expect(try Self.kept(db).isEmpty)
     }
 
     static func kept(_ db: Database) throws -> [Int] {
