@@ -25,20 +25,21 @@ extension LibrarySession {
     ///   - expected: The current step the caller showed, or `nil`: refused, changing nothing, when
     ///     another step is current.
     /// - Returns: The state reached, and the steps undone and redone.
-    /// - Throws: ``LibraryError/Code/noSuchStep`` for a step not in the tree,
+    /// - Throws: ``LibraryError/Code/nothingToChange`` when the library is at that state already,
+    ///   ``LibraryError/Code/noSuchStep`` for a step not in the tree,
     ///   ``LibraryError/Code/historyChanged``, a `HistoryJumpError` when a step failed (nothing of
     ///   the jump stays), or a storage error.
     @discardableResult
     public func jump(
         to target: HistoryTarget, expecting expected: HistoryNode.ID? = nil
     ) throws -> (node: HistoryNode.ID, jump: HistoryJump) {
+        let reached: (node: HistoryNode.ID, jump: HistoryJump)
         do {
             switch target {
             case .step(let node):
-                let jump = try history.jump(to: node, expecting: expected)
-                return (node, jump)
+                reached = (node, try history.jump(to: node, expecting: expected))
             case .time(let time):
-                return try history.jump(toStateRecordedAtOrBefore: time)
+                reached = try history.jump(toStateRecordedAtOrBefore: time)
             }
         } catch let error as UndoError where error.code == .noSuchStep {
             guard case .step(let node) = target else { throw error }
@@ -46,5 +47,12 @@ extension LibrarySession {
         } catch let error as StoreError where error.code == .historyChanged {
             throw LibraryError(.historyChanged, error.message)
         }
+        // Refused as a no-op, like an edit or a move that changes nothing: the transaction wrote
+        // nothing and took no revision.
+        guard !reached.jump.undone.isEmpty || !reached.jump.redone.isEmpty else {
+            throw LibraryError(
+                .nothingToChange, "the library is already at step \(reached.node): nothing to undo or redo")
+        }
+        return reached
     }
 }

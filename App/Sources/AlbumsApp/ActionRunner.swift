@@ -62,8 +62,7 @@ struct ActionRunner {
             let lines =
                 jump.undone.map { "Undid \(DisplayText.sanitized($0.text))" }
                 + jump.redone.map { "Redid \(DisplayText.sanitized($0.text))" }
-            let summary =
-                lines.isEmpty ? "Already at step \(node); nothing to do" : "Now at step \(node)"
+            let summary = "Now at step \(node)"
             report(
                 ChangeResult(command: "undo", steps: jump.undone.map(\.text) + jump.redone.map(\.text)),
                 (lines + [summary]).joined(separator: "\n"))

@@ -48,6 +48,8 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
     case delete(Reference)
     case undo(Int)
     case redo(Int)
+    /// `undo --to STEP`: a jump to any step of the tree (0: the start).
+    case undoTo(Int)
     /// `import FILE`: the file holds these albums.
     case importAlbums([LibraryModel.Album], file: String)
     /// `import --replace FILE`.
@@ -64,6 +66,7 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
         case .delete(let reference): ["delete", reference.argument]
         case .undo(let count): ["undo", String(count)]
         case .redo(let count): ["redo", String(count)]
+        case .undoTo(let step): ["undo", "--to", String(step)]
         case .importAlbums(_, let file): ["import", file]
         case .replace(_, let file): ["import", "--replace", file]
         }
@@ -72,6 +75,7 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
     /// The subcommand's name, `import --replace` apart from `import`.
     var subcommand: String {
         if case .replace = self { return "import --replace" }
+        if case .undoTo = self { return "undo --to" }
         return arguments[0]
     }
 

@@ -32,6 +32,17 @@ struct CheckerRound {
         var steps: [Step]
     }
 
+    /// `albums --json history --tree`.
+    struct Tree: Decodable, Sendable {
+        struct Step: Decodable, Sendable {
+            var id: Int
+            var parent: Int
+            var text: String
+        }
+        var current: Int
+        var steps: [Step]
+    }
+
     /// What a round ran and observed.
     struct Record: Sendable {
         var seed: UInt64
@@ -40,6 +51,7 @@ struct CheckerRound {
         var runs: [Run]
         var finalAlbums: [LibraryModel.Album]
         var finalHistory: History
+        var finalTree: Tree
         /// `list --json` ids, in the order of the positions it printed (which must be 1, 2, …).
         var listedIDs: [UUID]
         var listedPositions: [Int]
@@ -122,6 +134,8 @@ struct CheckerRound {
 
         let finalAlbums = try decoder.decode([LibraryModel.Album].self, from: Data(try await albums("export").utf8))
         let finalHistory = try decoder.decode(History.self, from: Data(try await albums("--json", "history").utf8))
+        let finalTree = try decoder.decode(
+            Tree.self, from: Data(try await albums("--json", "history", "--tree").utf8))
         struct Listed: Decodable {
             var position: Int
             var id: UUID
@@ -129,7 +143,7 @@ struct CheckerRound {
         let listed = try decoder.decode([Listed].self, from: Data(try await albums("--json", "list").utf8))
         return Record(
             seed: seed, initialAlbums: initial, initialRevision: initialHistory.revision ?? 0, runs: runs,
-            finalAlbums: finalAlbums, finalHistory: finalHistory, listedIDs: listed.map(\.id),
+            finalAlbums: finalAlbums, finalHistory: finalHistory, finalTree: finalTree, listedIDs: listed.map(\.id),
             listedPositions: listed.map(\.position), gateAnomalies: sequencer?.anomalies ?? [])
     }
 }

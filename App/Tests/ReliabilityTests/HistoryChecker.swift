@@ -15,7 +15,8 @@ import Foundation
 /// - every refusal is one the model makes at some point of the history the refused run could have
 ///   seen (after what had committed when it started, before what started after it ended), with
 ///   the same message;
-/// - the final library (`export`, `list --json`) and history (`history --json`) are the model's.
+/// - the final library (`export`, `list --json`), history (`history --json`) and tree (`history --tree
+///   --json`) are the model's.
 ///
 /// The replay stops at the first acknowledged operation that differs: what follows would differ
 /// too, and the first is the one to read.
@@ -266,15 +267,21 @@ struct HistoryChecker {
         {
             fail("list --json differs from the export: positions \(record.listedPositions)")
         }
+        // The linear view: the steps done are the model's path to its current state.
         let history = record.finalHistory
-        let texts = history.steps.map(\.text)
-        let done = history.steps.map(\.done)
-        if texts != model.steps.map(\.text) || done != model.steps.indices.map({ $0 < model.index })
-            || history.current != model.index || history.count != model.steps.count
-        {
+        let done = history.steps.filter(\.done).map(\.text)
+        let modelDone = model.donePath.map { model.steps[$0]!.text }
+        if done != modelDone || history.current != modelDone.count {
+            fail("the history differs from the model: done \(done), the model \(modelDone)")
+        }
+        // The tree: every step, its parent and text, and the current one.
+        let tree = record.finalTree
+        let printed = tree.steps.map { "\($0.id)<\($0.parent) \($0.text)" }
+        let expected = model.steps.keys.sorted().map { "\($0)<\(model.steps[$0]!.parent) \(model.steps[$0]!.text)" }
+        if printed != expected || tree.current != model.current {
             fail(
-                "the history differs from the model: \(history.current) of \(texts) done, "
-                    + "the model \(model.index) of \(model.steps.map(\.text))")
+                "the tree differs from the model: at \(tree.current) of \(printed), the model at \(model.current) "
+                    + "of \(expected)")
         }
     }
 }

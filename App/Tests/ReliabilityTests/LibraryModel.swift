@@ -1,7 +1,8 @@
 import Foundation
 
-/// The history checker's model of one library: its albums in order, and its history as a linear
-/// undo stack with an index, each step keeping the albums before and after it.
+/// The history checker's model of one library: its albums in order, and its history as a tree
+/// (the library keeps branches), each step keeping the albums before and after it, with vim's
+/// rule for redo: it follows the child visited last.
 ///
 /// ``apply(_:addedID:)`` does what `albums` must do for one operation at one point of the history:
 /// it returns the result `--json` must print, or the refusal it must print (and then changes
@@ -18,9 +19,10 @@ struct LibraryModel: Sendable {
         var cover: String?
     }
 
-    /// One step of the history.
+    /// One step of the history: a node of its tree.
     struct Step: Hashable, Sendable {
         var text: String
+        var parent: Int
         var before: [Album]
         var after: [Album]
     }
@@ -53,7 +55,7 @@ struct LibraryModel: Sendable {
     struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         enum Kind: String, Sendable {
             case positionOutOfRange, albumNotFound, ambiguousTitle, nothingToChange, nothingToUndo, nothingToRedo
-            case idInLibrary
+            case idInLibrary, noSuchStep
         }
 
         var kind: Kind
@@ -70,23 +72,55 @@ struct LibraryModel: Sendable {
             }
             if message.contains(" albums are titled “") { return .ambiguousTitle }
             if message.hasSuffix("nothing to edit") || message.hasSuffix("nothing to move")
-                || message.hasSuffix("nothing to replace")
+                || message.hasSuffix("nothing to replace") || message.hasSuffix("nothing to undo or redo")
             {
                 return .nothingToChange
             }
             if message == "nothing to undo" || message.hasSuffix("can be undone") { return .nothingToUndo }
             if message == "nothing to redo" || message.hasSuffix("can be redone") { return .nothingToRedo }
             if message.hasSuffix("is already in the library") { return .idInLibrary }
+            if message.hasPrefix("there is no step ") { return .noSuchStep }
             return nil
         }
     }
 
     private(set) var albums: [Album]
-    private(set) var steps: [Step] = []
-    private(set) var index = 0
+    /// Every step, by its number (1, 2, …: the order the steps were recorded in).
+    private(set) var steps: [Int: Step] = [:]
+    /// The current state: a step's number, or 0 for the start.
+    private(set) var current = 0
+    /// The child a redo from each state follows.
+    private var lastChild: [Int: Int] = [:]
+    private let startAlbums: [Album]
 
     init(albums: [Album]) {
         self.albums = albums
+        startAlbums = albums
+    }
+
+    /// The steps from the start to `node`, oldest first.
+    func path(to node: Int) -> [Int] {
+        var path: [Int] = []
+        var node = node
+        while node != 0 {
+            path.append(node)
+            node = steps[node]!.parent
+        }
+        return path.reversed()
+    }
+
+    /// The steps done: from the start to the current state.
+    var donePath: [Int] { path(to: current) }
+
+    /// The steps `redo` would follow from the current state, in order.
+    var redoChain: [Int] {
+        var chain: [Int] = []
+        var node = current
+        while let child = lastChild[node] {
+            chain.append(child)
+            node = child
+        }
+        return chain
     }
 
     /// Applies one operation: the result `albums` must print, or its refusal.
@@ -144,30 +178,53 @@ struct LibraryModel: Sendable {
                     position: position)
             }
         case .undo(let count):
-            guard index >= count else {
+            let done = donePath
+            guard done.count >= count else {
                 return .failure(
                     Refusal(
                         kind: .nothingToUndo,
-                        message: index == 0
-                            ? "nothing to undo" : "cannot undo \(count) steps: only \(index) can be undone"))
+                        message: done.isEmpty
+                            ? "nothing to undo" : "cannot undo \(count) steps: only \(done.count) can be undone"))
             }
-            let texts = (0..<count).map { steps[index - 1 - $0].text }
-            index -= count
-            albums = steps[index].before
-            return .success(Result(command: "undo", steps: texts))
+            let undone = Array(done.suffix(count).reversed())
+            albums = steps[undone.last!]!.before
+            current = steps[undone.last!]!.parent
+            return .success(Result(command: "undo", steps: undone.map { steps[$0]!.text }))
         case .redo(let count):
-            let available = steps.count - index
-            guard available >= count else {
+            let chain = redoChain
+            guard chain.count >= count else {
                 return .failure(
                     Refusal(
                         kind: .nothingToRedo,
-                        message: available == 0
-                            ? "nothing to redo" : "cannot redo \(count) steps: only \(available) can be redone"))
+                        message: chain.isEmpty
+                            ? "nothing to redo" : "cannot redo \(count) steps: only \(chain.count) can be redone"))
             }
-            let texts = steps[index..<(index + count)].map(\.text)
-            index += count
-            albums = steps[index - 1].after
-            return .success(Result(command: "redo", steps: texts))
+            current = chain[count - 1]
+            albums = steps[current]!.after
+            return .success(Result(command: "redo", steps: chain.prefix(count).map { steps[$0]!.text }))
+        case .undoTo(let target):
+            guard target == 0 || steps[target] != nil else {
+                return .failure(
+                    Refusal(
+                        kind: .noSuchStep,
+                        message: "there is no step \(target) in the history (see albums history --tree)"))
+            }
+            guard target != current else {
+                return .failure(
+                    Refusal(
+                        kind: .nothingToChange,
+                        message: "the library is already at step \(target): nothing to undo or redo"))
+            }
+            let from = donePath
+            let to = path(to: target)
+            var shared = 0
+            while shared < from.count, shared < to.count, from[shared] == to[shared] { shared += 1 }
+            let undone = from[shared...].reversed().map { steps[$0]!.text }
+            let redone = to[shared...]
+            for node in redone { lastChild[steps[node]!.parent] = node }
+            current = target
+            albums = target == 0 ? startAlbums : steps[target]!.after
+            return .success(Result(command: "undo", steps: undone + redone.map { steps[$0]!.text }))
         case .importAlbums(let imported, let file):
             let present = Set(albums.map(\.id))
             if let clash = imported.firstIndex(where: { present.contains($0.id) }) {
@@ -201,13 +258,15 @@ struct LibraryModel: Sendable {
         }
     }
 
-    /// Records a step that changes the albums as `change` does, dropping the undone steps.
+    /// Records a step that changes the albums as `change` does: a new child of the current state
+    /// (the undone steps stay, as a branch).
     private mutating func record(_ text: String, _ change: (inout [Album]) -> Void) {
         let before = albums
         change(&albums)
-        steps.removeSubrange(index...)
-        steps.append(Step(text: text, before: before, after: albums))
-        index += 1
+        let node = (steps.keys.max() ?? 0) + 1
+        steps[node] = Step(text: text, parent: current, before: before, after: albums)
+        lastChild[current] = node
+        current = node
     }
 
     /// The album a reference names now, and its position, or the refusal `albums` prints.
