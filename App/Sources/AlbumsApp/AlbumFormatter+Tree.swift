@@ -53,17 +53,20 @@ extension AlbumFormatter {
             var id: Int
             var parent: Int
             var text: String
-            var time: Date?
+            /// ISO 8601 in UTC, as `history --json` writes times.
+            var time: String?
             var onPath: Bool
         }
         struct Tree: Encodable {
             var current: Int
             var steps: [Step]
         }
+        let iso = ISO8601DateFormatter()
         let steps = nodes.map { node in
             Step(
                 id: node.id.rawValue, parent: node.parent.rawValue, text: node.text,
-                time: node.recordedAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }, onPath: node.isOnPath)
+                time: node.recordedAt.map { iso.string(from: Date(timeIntervalSince1970: Double($0) / 1000)) },
+                onPath: node.isOnPath)
         }
         return json(Tree(current: current.rawValue, steps: steps))
     }

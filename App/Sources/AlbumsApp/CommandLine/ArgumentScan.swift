@@ -12,7 +12,7 @@ struct ArgumentScan {
     /// The options whose value is the next word (or follows `=`), every spelling.
     static let optionsTakingValues: Set<String> = [
         "--db", "--title", "-t", "--artist", "-a", "--genre", "-g", "--year", "-y", "--cover", "-c", "--at",
-        "--search", "-s", "--sort", "--limit", "-n", "--generate-completion-script",
+        "--search", "-s", "--sort", "--limit", "-n", "--to", "--generate-completion-script",
     ]
 
     /// The long name of a short option, so `-t X --title Y` counts as a repeat.
@@ -26,6 +26,7 @@ struct ArgumentScan {
         switch key {
         case "--limit": "must be at least 1"
         case "--at": "is not a position (positions start at 1)"
+        case "--to": "is not a step (steps are numbered from 0, the start)"
         case "--year": "is out of range (\(Album.validYears.lowerBound)...\(Album.validYears.upperBound))"
         default: nil
         }
