@@ -42,9 +42,13 @@ extension DurableHistory {
         return try perform(.jump, always: true) { engine in
             let current = try engine.currentNode()
             if let expected, expected != current {
+                let now =
+                    engine.index == 0
+                    ? "the history is now at its start"
+                    : "the current step is now \(current) “\(try storage.record(at: engine.index - 1).actionText)”"
                 throw StoreError(
-                    .historyChanged,
-                    "the history changed: the current step is \(current), not \(expected)", path: database.path)
+                    .historyChanged, "another process changed the history: \(now); nothing was done",
+                    path: database.path)
             }
             if node != .root, try storage.pathPosition(of: node) == nil, try storage.parkedParent(of: node) == nil {
                 throw UndoError(.noSuchStep)

@@ -9,39 +9,25 @@ extension AlbumFormatter {
     /// path (done, or the redo steps `albums redo` follows); the rest are other branches.
     ///
     /// ```
-    /// > 0                       Start
+    /// * 0                       Start
     /// * 1  2026-12-02 10:00:00  Add “A”
     ///   └ 2  2026-12-02 10:01:00  Delete “B”
     /// > 3  2026-12-02 10:02:00  Edit “A”
     /// ```
     static func historyTree(_ nodes: [HistoryNode], current: HistoryNode.ID, timeZone: TimeZone = .current) -> String {
-        var children: [HistoryNode.ID: [HistoryNode]] = [:]
-        for node in nodes { children[node.parent, default: []].append(node) }
-        let width = String(nodes.last?.id.rawValue ?? 0).count
+        let rows = HistoryTreeLayout.rows(nodes, current: current)
+        let width = String(nodes.map(\.id.rawValue).max() ?? 0).count
         let blank = String(repeating: " ", count: 19)
-        func line(_ mark: String, _ depth: Int, _ id: HistoryNode.ID, _ time: String, _ text: String) -> String {
-            let indent = depth == 0 ? "" : String(repeating: "  ", count: depth - 1) + "└ "
-            let number = String(repeating: " ", count: width - String(id.rawValue).count) + String(id.rawValue)
-            return "\(mark) \(indent)\(number)  \(time)  \(text)\n"
-        }
-        var text = line(current == .root ? ">" : "*", 0, .root, blank, "Start")
-        // Depth first without recursion (a long history is deep): the path's child continues the
-        // line; every other child starts a branch one level in.
-        var stack: [(node: HistoryNode, depth: Int)] = []
-        func push(childrenOf parent: HistoryNode.ID, depth: Int) {
-            let kids = children[parent] ?? []
-            let main = kids.first { $0.isOnPath } ?? kids.last
-            // Pushed in reverse, so the older branches come out first and the main line last.
-            if let main { stack.append((main, depth)) }
-            for kid in kids.reversed() where kid.id != main?.id { stack.append((kid, depth + 1)) }
-        }
-        push(childrenOf: .root, depth: 0)
-        while let (node, depth) = stack.popLast() {
-            let mark = node.id == current ? ">" : node.isOnPath ? "*" : " "
+        var text = ""
+        for (offset, row) in rows.enumerated() {
+            let mark = row.id == current ? ">" : row.node?.isOnPath ?? true ? "*" : " "
+            let indent = HistoryTreeLayout.indent(row, previous: offset > 0 ? rows[offset - 1] : nil)
+            let number = String(repeating: " ", count: width - String(row.id.rawValue).count) + String(row.id.rawValue)
             let time =
-                node.recordedAt.map { localTime(Date(timeIntervalSince1970: Double($0) / 1000), timeZone) } ?? blank
-            text += line(mark, depth, node.id, time, DisplayText.sanitized(node.text))
-            push(childrenOf: node.id, depth: depth)
+                row.node?.recordedAt.map { localTime(Date(timeIntervalSince1970: Double($0) / 1000), timeZone) }
+                ?? blank
+            let step = row.node.map { DisplayText.sanitized($0.text) } ?? "Start"
+            text += "\(mark) \(indent)\(number)  \(time)  \(step)\n"
         }
         return text
     }

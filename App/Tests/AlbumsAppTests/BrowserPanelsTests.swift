@@ -67,17 +67,26 @@ import Testing
     }
 
     @Test func theHistoryPanelMarksTheCurrentStepAndTheCursor() {
-        var history = BrowserPanels.History(steps: ["Delete “A”", "Add “B”", "Move “C”"], current: 2)
+        typealias Row = BrowserPanels.History.Row
+        var history = BrowserPanels.History(
+            rows: [
+                Row(id: 0, text: "Start", depth: 0, startsBranch: false, isOnPath: true, isDone: true),
+                Row(id: 1, text: "Delete “A”", depth: 0, startsBranch: false, isOnPath: true, isDone: true),
+                Row(id: 4, text: "Edit “D”", depth: 1, startsBranch: true, isOnPath: false, isDone: false),
+                Row(id: 2, text: "Add “B”", depth: 0, startsBranch: false, isOnPath: true, isDone: true),
+                Row(id: 3, text: "Move “C”", depth: 0, startsBranch: false, isOnPath: true, isDone: false),
+            ], current: 3)
         history.moveSelection(by: -5)
         #expect(history.selected == 0)
         history.moveSelection(by: 9)
-        #expect(history.selected == 3)
+        #expect(history.selected == 4)
         var state = BrowserState(albums: Album.defaults(), currentIndex: 0, toolbar: toolbar)
         state.history = history
         let lines = BrowserScreen.render(state, width: 80, height: 24)
         let text = BrowserScreen.plainText(lines)
         #expect(text.contains("   > 2  Add “B”"))
         #expect(text.contains("     3  Move “C”  (undone)"))
+        #expect(text.contains("     └ 4  Edit “D”") && !text.contains("Edit “D”  (undone)"), "a branch, not undone")
         #expect(lines.flatMap { $0 }.first { $0.text.contains("Move “C”") }?.style == .highlight)
         #expect(text.contains(" ↑/↓ choose a step · Enter jump to it · Esc close"))
     }

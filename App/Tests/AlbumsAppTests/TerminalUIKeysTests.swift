@@ -207,6 +207,33 @@ extension TerminalUITests {
         try await quit(tmux)
     }
 
+    /// The panel shows the tree: a step undone before a new change is a branch, and Enter on it goes
+    /// there (undoing the new change, redoing the branch) in one transaction.
+    @Test func theHistoryPanelShowsBranchesAndJumpsToOne() async throws {
+        let (folder, database) = try makeLibrary()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cli = AlbumsProcess(database: database)
+        #expect(try await cli("add", "--title", "Kept", "--artist", "A").status == 0)
+        #expect(try await cli("add", "--title", "Branch", "--artist", "A").status == 0)
+        #expect(try await cli("undo").status == 0)
+        #expect(try await cli("add", "--title", "Newer", "--artist", "A").status == 0)
+        let tmux = try await launch(database)
+        defer { tmux.kill() }
+
+        try await tmux.send("H")
+        let panel = try await tmux.waitForScreen("the tree") {
+            $0.contains("History") && $0.contains("> 3  Add “Newer”")
+        }
+        #expect(panel.contains("└ 2  Add “Branch”"), "\(panel)")
+        try await tmux.send("Up", "Enter")
+        try await tmux.waitForScreen("the jump to the branch") {
+            $0.contains("Undid 1 and redid 1 step (now at step 2)")
+        }
+        let listed = try await cli("list").output
+        #expect(listed.contains("Branch") && !listed.contains("Newer"), "\(listed)")
+        try await quit(tmux)
+    }
+
     @Test func questionMarkShowsEveryKeyAndAnyKeyClosesIt() async throws {
         let (folder, database) = try makeLibrary()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -21,27 +21,42 @@ enum BrowserPanels: Sendable {
 
     /// The history panel: each step, the current position, and the step the cursor is on.
     struct History: Sendable, Hashable {
-        /// Each step's text, oldest first (step 1 first).
-        var steps: [String]
-        /// How many steps are done (0: everything undone).
+        /// One line of the panel: a step of the history's tree (0, the start, first).
+        struct Row: Sendable, Hashable {
+            /// The step's number, 0 for the start.
+            var id: Int
+            /// Its text ("Start" for the start).
+            var text: String
+            /// How far in its branch is (0: the line of the current path).
+            var depth: Int
+            /// Whether the row starts a branch (drawn with a corner).
+            var startsBranch: Bool
+            /// Whether the step is on the current path.
+            var isOnPath: Bool
+            /// Whether it is done (on the path from the start to the current step).
+            var isDone: Bool
+        }
+
+        /// The tree, depth first (``HistoryTreeLayout``).
+        var rows: [Row]
+        /// The row of the current step.
         var current: Int
-        /// The step the cursor is on, 0 (the start) to `steps.count`; Enter jumps there.
+        /// The row the cursor is on; Enter jumps there.
         var selected: Int
 
         /// Creates a panel with the cursor on the current step.
-        ///
-        /// - Parameters:
-        ///   - steps: Each step's text, oldest first.
-        ///   - current: How many steps are done.
-        init(steps: [String], current: Int) {
-            self.steps = steps
+        init(rows: [Row], current: Int) {
+            self.rows = rows
             self.current = current
             self.selected = current
         }
 
-        /// Moves the cursor by `offset` steps, within the start and the last step.
+        /// The current step's number, as the panel read it: a jump expects it still current.
+        var currentStep: Int { rows[current].id }
+
+        /// Moves the cursor by `offset` rows, within the first and the last.
         mutating func moveSelection(by offset: Int) {
-            selected = max(0, min(steps.count, selected + offset))
+            selected = max(0, min(rows.count - 1, selected + offset))
         }
     }
 }

@@ -228,18 +228,24 @@ enum BrowserScreen: Sendable {
             }
     }
 
-    /// The history panel: as many steps as fit around the cursor, `>` marking where the library is.
+    /// The history panel: as many steps of the tree as fit around the cursor, `>` marking where the
+    /// library is, branches indented under the step they grew from.
     private static func historyLines(_ history: BrowserPanels.History, room: Int) -> [Line] {
         var lines: [Line] = [[Span("   History", .bold)]]
-        let total = history.steps.count + 1
+        let total = history.rows.count
         let shown = max(1, room - 1)
         let first = max(0, min(history.selected - shown / 2, total - shown))
         for index in first..<min(total, first + shown) {
+            let row = history.rows[index]
             let mark = index == history.current ? ">" : " "
-            let text = index == 0 ? "Start" : DisplayText.sanitized(history.steps[index - 1])
-            let undone = index > history.current ? "  (undone)" : ""
+            let indent =
+                row.depth == 0
+                ? "" : String(repeating: "  ", count: row.depth - 1) + (row.startsBranch ? "└ " : "  ")
+            let undone = row.isOnPath && !row.isDone ? "  (undone)" : ""
             lines.append([
-                Span("   \(mark) \(index)  \(text)\(undone)", index == history.selected ? .highlight : .normal)
+                Span(
+                    "   \(mark) \(indent)\(row.id)  \(DisplayText.sanitized(row.text))\(undone)",
+                    index == history.selected ? .highlight : .normal)
             ])
         }
         return lines

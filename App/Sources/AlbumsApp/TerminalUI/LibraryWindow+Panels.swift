@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 
@@ -171,12 +172,20 @@ extension LibraryWindow {
 
     // MARK: - History panel
 
-    /// Opens the panel on the history as committed now, the cursor on the current step.
+    /// Opens the panel on the history's tree as committed now, the cursor on the current step.
     func openHistory() {
         do {
-            let read = try session.historySteps()
-            historyRecords = read.records
-            state.history = BrowserPanels.History(steps: read.records.map(\.text), current: read.current)
+            let nodes = try session.historyNodes()
+            let current = session.history.currentNode
+            let layout = HistoryTreeLayout.rows(nodes, current: current)
+            let rows = layout.enumerated().map { offset, row in
+                BrowserPanels.History.Row(
+                    id: row.id.rawValue, text: row.node?.text ?? "Start", depth: row.depth,
+                    startsBranch: offset > 0 && layout[offset - 1].depth < row.depth,
+                    isOnPath: row.node?.isOnPath ?? true, isDone: row.isDone)
+            }
+            state.history = BrowserPanels.History(
+                rows: rows, current: rows.firstIndex { $0.id == current.rawValue } ?? 0)
         } catch {
             state.status = AlbumsApp.describe(error)
         }
@@ -184,41 +193,36 @@ extension LibraryWindow {
 
     func handleHistoryKey(_ key: KeyInput) {
         let page = 10
+        let rows = state.history?.rows.count ?? 0
         switch key {
         case .escape, .character("H"), .character("q"):
             state.history = nil
-            historyRecords = []
         case .up, .character("k"): state.history?.moveSelection(by: -1)
         case .down, .character("j"): state.history?.moveSelection(by: 1)
         case .pageUp: state.history?.moveSelection(by: -page)
         case .pageDown: state.history?.moveSelection(by: page)
-        case .home, .character("g"): state.history?.moveSelection(by: -historyRecords.count - 1)
-        case .end, .character("G"): state.history?.moveSelection(by: historyRecords.count + 1)
+        case .home, .character("g"): state.history?.moveSelection(by: -rows)
+        case .end, .character("G"): state.history?.moveSelection(by: rows)
         case .enter: jumpToSelectedStep()
         default: break
         }
     }
 
-    /// Undoes or redoes, in one transaction, the steps between the current one and the cursor,
-    /// but only if the history is still the one the panel shows: the first step to undo (or
-    /// redo) must be the one the panel read. Otherwise nothing changes, the refusal goes to the
-    /// status line and the panel shows the history as it is now.
+    /// Goes to the step under the cursor, on any branch, in one transaction, but only if the
+    /// current step is still the one the panel read. Otherwise nothing changes, the refusal goes
+    /// to the status line and the panel shows the history as it is now.
     private func jumpToSelectedStep() {
         guard let panel = state.history else { return }
-        let (target, current) = (panel.selected, panel.current)
-        guard target != current else {
-            closeHistory(status: "Already at step \(current)")
+        let target = panel.rows[panel.selected].id
+        guard target != panel.currentStep else {
+            closeHistory(status: "Already at step \(target)")
             return
         }
         let index = state.clampedIndex
         do {
-            if target < current {
-                let undone = try session.undo(count: current - target, expecting: historyRecords[current - 1].id)
-                closeHistory(status: Self.report("Undid", undone) + " (now at step \(target))")
-            } else {
-                let redone = try session.redo(count: target - current, expecting: historyRecords[current].id)
-                closeHistory(status: Self.report("Redid", redone) + " (now at step \(target))")
-            }
+            let (node, jump) = try session.jump(
+                to: .step(HistoryNode.ID(target)), expecting: HistoryNode.ID(panel.currentStep))
+            closeHistory(status: Self.report(jump) + " (now at step \(node))")
         } catch {
             let reason = AlbumsApp.describe(error)
             openHistory()
@@ -234,11 +238,17 @@ extension LibraryWindow {
 
     private func closeHistory(status: String) {
         state.history = nil
-        historyRecords = []
         state.status = status
     }
 
-    private static func report(_ verb: String, _ records: [HistoryRecord]) -> String {
-        records.count == 1 ? "\(verb) \(records[0].text)" : "\(verb) \(records.count) steps"
+    /// "Undid “X”", "Redid 3 steps", "Undid 2 and redid 3 steps".
+    private static func report(_ jump: HistoryJump) -> String {
+        switch (jump.undone.count, jump.redone.count) {
+        case (1, 0): "Undid \(jump.undone[0].text)"
+        case (let undone, 0): "Undid \(undone) steps"
+        case (0, 1): "Redid \(jump.redone[0].text)"
+        case (0, let redone): "Redid \(redone) steps"
+        case (let undone, let redone): "Undid \(undone) and redid \(redone) step\(redone == 1 ? "" : "s")"
+        }
     }
 }

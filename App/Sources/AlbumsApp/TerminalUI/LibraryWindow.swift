@@ -38,9 +38,6 @@ final class LibraryWindow {
     var state = BrowserState(albums: [], currentIndex: 0, toolbar: [])
     /// The terminal's width, which sets a page for Page Up and Page Down (the loop keeps it current).
     var width = 80
-    /// The history panel's records, read when it opened: Enter undoes or redoes from them only
-    /// if the history still ends (or goes on) with the step they say.
-    var historyRecords: [HistoryRecord] = []
     /// Whether the input loop goes on.
     private(set) var isRunning = true
     /// Set when something visible changed since the last draw.
