@@ -11,9 +11,10 @@ public enum HistoryTarget: Sendable, Hashable {
 
 /// The library's history is a tree (time travel): every step ever made stays reachable.
 extension LibrarySession {
-    /// Every step of the tree, oldest first, with its parent and time.
-    public func historyNodes() throws -> [HistoryNode] {
-        try history.nodes()
+    /// Every step of the tree, oldest first, with its parent and time, and the current step, read
+    /// in one snapshot.
+    public func historyTree() throws -> (nodes: [HistoryNode], current: HistoryNode.ID) {
+        try history.tree()
     }
 
     /// Moves the library to any state of its history, on any branch, in one transaction.

@@ -19,6 +19,13 @@ extension DurableHistory {
         try readCommitted { try storage.nodes() }.value
     }
 
+    /// Every node of the tree and the current one, read in one snapshot of what is committed now
+    /// (read apart, another process's commit in between could mark a step that is not current).
+    /// - Complexity: O(n log n) for n nodes.
+    public func tree() throws -> (nodes: [HistoryNode], current: HistoryNode.ID) {
+        try readCommitted { (try storage.nodes(), try engine.currentNode()) }.value
+    }
+
     /// Moves to any state of the tree, on any branch, in one transaction.
     ///
     /// Decided from what is committed when the transaction starts: with `expected`, refused

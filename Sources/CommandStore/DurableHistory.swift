@@ -656,7 +656,7 @@ public final class DurableHistory<Receiver> {
     ///
     /// Call it after rolling back a transaction of your own that enclosed history calls: the history
     /// then forgets what those calls did.
-    /// - Throws: ``StoreError`` or `DatabaseError` as ``init(database:receiver:registry:)``.
+    /// - Throws: ``StoreError`` or `DatabaseError` as ``init(database:receiver:registry:keepsBranches:)``.
     public func reload() throws {
         switch activity {
         case .idle, .macro: break
@@ -699,7 +699,7 @@ public final class DurableHistory<Receiver> {
     /// the write lock, so nothing can have changed, and it returns `false`.
     ///
     /// - Returns: Whether the history reread its state.
-    /// - Throws: ``StoreError`` or `DatabaseError` as ``init(database:receiver:registry:)``, or
+    /// - Throws: ``StoreError`` or `DatabaseError` as ``init(database:receiver:registry:keepsBranches:)``, or
     ///   ``StoreError/Code/macroState`` when called from inside a running history call.
     /// - Complexity: O(1).
     @discardableResult

@@ -67,11 +67,11 @@ struct ActionRunner {
                 ChangeResult(command: "undo", steps: jump.undone.map(\.text) + jump.redone.map(\.text)),
                 (lines + [summary]).joined(separator: "\n"))
         case .historyTree:
-            let nodes = try session.historyNodes()
+            let tree = try session.historyTree()
             console.write(
                 options.json
-                    ? AlbumFormatter.historyTreeJSON(nodes, current: session.history.currentNode)
-                    : AlbumFormatter.historyTree(nodes, current: session.history.currentNode))
+                    ? AlbumFormatter.historyTreeJSON(tree.nodes, current: tree.current)
+                    : AlbumFormatter.historyTree(tree.nodes, current: tree.current))
         case .history(let limit):
             let steps = try session.steps(last: limit)
             let current = session.history.index

@@ -436,7 +436,10 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     ///   the tree, ``HistoryJumpError``, or ``UndoError/Code/rollbackFailed``.
     /// - Complexity: O(k) for the k steps crossed, plus the branches moved onto and off the path
     ///   (O(log n) each in memory, n the number of nodes).
-    /// - Parameter runningBack: `false` when the caller rolls a transaction back on failure instead.
+    /// - Parameters:
+    ///   - target: The state to reach (``HistoryNode/ID/root``: before every step).
+    ///   - runningBack: `false` when the caller rolls a transaction back on failure instead.
+    /// - Returns: The steps undone and redone.
     @discardableResult
     public mutating func jump(
         to target: HistoryNode.ID, runningBackOnFailure runningBack: Bool = true

@@ -9,8 +9,10 @@ public struct HistoryNode: Sendable, Hashable, Identifiable {
     /// A node's number: 1 for the first step ever recorded, one more for each later one. The state
     /// before any step, the root, is ``root``.
     ///
-    /// Numbers are never reused: a step that was merged into its predecessor, turned obsolete or was
-    /// pruned leaves a gap.
+    /// In a branching history numbers are never reused: a step that turned obsolete or was pruned
+    /// leaves a gap (a command merged into the step before it never gets one). A linear history
+    /// numbers its entries by position, so there a number names another step once a push discarded
+    /// redo steps.
     public struct ID: Sendable, Hashable, Comparable, CustomStringConvertible {
         /// The number.
         public var rawValue: Int

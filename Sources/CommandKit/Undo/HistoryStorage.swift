@@ -48,7 +48,7 @@
 /// other branches are *parked*: the engine parks a redo tail instead of removing it
 /// (``parkEntries(from:)``) and brings a parked node back onto the path at its end
 /// (``unparkEntry(_:)``) when it redoes into it or jumps to it. The engine keeps one invariant: at
-/// the path's end (`index == count`) no parked node hangs off the last entry, so ``canRedo`` and
+/// the path's end (`index == count`) no parked node hangs off the last entry, so ``HistoryEngine/canRedo`` and
 /// the redo texts read the path alone.
 public protocol HistoryStorage {
     /// The entry type: a command that can redo and undo itself (against its receiver).

@@ -35,8 +35,6 @@ public struct UndoError: Error, Sendable, CustomStringConvertible {
         public static let rollbackFailed = Code(rawValue: "rollbackFailed")
         /// A jump named a step that is not in the history's tree (never recorded, or pruned).
         public static let noSuchStep = Code(rawValue: "noSuchStep")
-        /// A jump to another branch was asked of a history that does not keep branches.
-        public static let branchesNotKept = Code(rawValue: "branchesNotKept")
     }
 
     /// The stable code.

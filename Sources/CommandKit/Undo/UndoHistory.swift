@@ -125,7 +125,7 @@ public protocol UndoHistory: AnyObject {
     // MARK: The tree
 
     /// Whether the history keeps branches: a push after an undo keeps the redo steps as a branch
-    ///.
+    /// (<doc:TimeTravel>).
     var keepsBranches: Bool { get }
     /// The current state: the node of the last done step, or ``HistoryNode/ID/root``.
     var currentNode: HistoryNode.ID { get }

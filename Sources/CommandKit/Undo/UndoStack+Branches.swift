@@ -32,8 +32,8 @@ extension UndoStack {
     ///   - node: The state to reach (``HistoryNode/ID/root``: before every step).
     ///   - expected: The current state the caller showed, or `nil`: refused when it is not current.
     /// - Returns: The steps undone and redone.
-    /// - Throws: ``UndoError/Code/historyChanged``, ``UndoError/Code/noSuchStep``,
-    ///   ``UndoError/Code/branchesNotKept`` for a node off the path of a linear stack,
+    /// - Throws: ``UndoError/Code/historyChanged``, ``UndoError/Code/noSuchStep`` (in a linear
+    ///   stack, for a node off its path too),
     ///   ``UndoError/Code/macroOpen``, a ``HistoryJumpError`` naming the step whose command threw,
     ///   or ``UndoError/Code/rollbackFailed``.
     /// - Complexity: O(k) for the k steps crossed, plus O(log n) per step moved between branches.

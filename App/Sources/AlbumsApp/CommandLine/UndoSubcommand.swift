@@ -38,7 +38,7 @@ struct UndoSubcommand: AlbumsSubcommand {
     }
 
     /// A step number, an age before `now` (`90s`, `10m`, `2h`, `3d`), or a time (ISO 8601, local
-    /// time unless it ends with `Z`).
+    /// time unless it ends with `Z`): the instant it names, its first millisecond.
     static func parseTarget(_ word: String, now: Date) throws(UsageError) -> HistoryTarget {
         if let step = Int(word) {
             guard step >= 0 else { throw UsageError("--to \(step): a step number is 0 or more", command: name) }
@@ -61,7 +61,7 @@ struct UndoSubcommand: AlbumsSubcommand {
             formatter.dateFormat = format
             if let date = formatter.date(from: text) {
                 return .time(
-                    Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) + (format.contains("ss") ? 999 : 0))
+                    Int64((date.timeIntervalSince1970 * 1000).rounded(.down)))
             }
         }
         throw UsageError(

@@ -175,8 +175,7 @@ extension LibraryWindow {
     /// Opens the panel on the history's tree as committed now, the cursor on the current step.
     func openHistory() {
         do {
-            let nodes = try session.historyNodes()
-            let current = session.history.currentNode
+            let (nodes, current) = try session.historyTree()
             let layout = HistoryTreeLayout.rows(nodes, current: current)
             let rows = layout.enumerated().map { offset, row in
                 BrowserPanels.History.Row(
