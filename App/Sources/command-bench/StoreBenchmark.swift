@@ -20,6 +20,7 @@
 //   changes (what an idle view pays per poll), then N/100 rounds of a push on a second connection
 //   followed by refresh() on the first (the reread when something did change).
 
+import CommandKit
 import CommandStore
 import Foundation
 import SQLiteDatabase
@@ -63,8 +64,9 @@ enum StoreBenchmark {
             switch name {
             case "commits": try StoreWorkloads(directory: directory, levels: levels).commits(n)
             case "open": try StoreWorkloads(directory: directory, levels: levels).open(n)
+            case "open-tree": try StoreWorkloads(directory: directory, levels: levels).open(n, keepsBranches: true)
             case "poll": try StoreWorkloads(directory: directory, levels: levels).poll(n)
-            default: throw BenchmarkError("unknown store workload \(name) (expected commits, open or poll)")
+            default: throw BenchmarkError("unknown store workload \(name) (expected commits, open, open-tree or poll)")
             }
         }
     }
@@ -292,25 +294,27 @@ private struct StoreWorkloads {
 
     // MARK: open
 
-    func open(_ n: Int) throws {
+    /// With `keepsBranches`, each history is a tree: its last 3 steps undone and a new step pushed
+    /// (the 3 parked as a branch), opened as the album library opens its history.
+    func open(_ n: Int, keepsBranches: Bool = false) throws {
         let large = path("open-large.sqlite")
         let small = path("open-small.sqlite")
         let buildStart = clock.now
-        try build(large, entries: n)
+        try build(large, entries: n, keepsBranches: keepsBranches)
         let buildTime = clock.now - buildStart
-        try build(small, entries: 10)
+        try build(small, entries: 10, keepsBranches: keepsBranches)
         // Alternate the two so the page cache and machine load treat them alike.
         var largeTimes: [Duration] = []
         var smallTimes: [Duration] = []
         for _ in 0..<15 {
-            largeTimes.append(try timeOpen(large, entries: n))
-            smallTimes.append(try timeOpen(small, entries: 10))
+            largeTimes.append(try timeOpen(large, entries: n, keepsBranches: keepsBranches))
+            smallTimes.append(try timeOpen(small, entries: 10, keepsBranches: keepsBranches))
         }
         let largeMedian = largeTimes.sorted()[largeTimes.count / 2]
         let smallMedian = smallTimes.sorted()[smallTimes.count / 2]
         let size = (try FileManager.default.attributesOfItem(atPath: large)[.size] as? Int) ?? 0
         print(
-            "suite=store workload=open n=\(n) file_bytes=\(size) build_s=\(String(format: "%.1f", BenchmarkMath.seconds(buildTime)))"
+            "suite=store workload=\(keepsBranches ? "open-tree" : "open") n=\(n) file_bytes=\(size) build_s=\(String(format: "%.1f", BenchmarkMath.seconds(buildTime)))"
         )
         print("  open_\(n)_us=\(String(format: "%.1f", BenchmarkMath.seconds(largeMedian) * 1e6))")
         print("  open_10_us=\(String(format: "%.1f", BenchmarkMath.seconds(smallMedian) * 1e6))")
@@ -356,9 +360,10 @@ private struct StoreWorkloads {
     }
 
     /// A history of `entries` pushes (inside one enclosing transaction, so building is quick), 3 undone.
-    private func build(_ path: String, entries: Int) throws {
+    private func build(_ path: String, entries: Int, keepsBranches: Bool = false) throws {
         let db = try Database.openStore(path: path, schemas: [Items.schema], configuration: configuration(.normal))
-        let history = try DurableHistory(database: db, receiver: Items(database: db), registry: registry)
+        let history = try DurableHistory(
+            database: db, receiver: Items(database: db), registry: registry, keepsBranches: keepsBranches)
         var pushed = 0
         while pushed < entries {
             let batch = min(100_000, entries - pushed)
@@ -369,17 +374,28 @@ private struct StoreWorkloads {
             pushed += batch
         }
         for _ in 0..<3 { try history.undo() }
+        if keepsBranches {
+            // A branch: the 3 undone steps parked beside a new one, which is then undone too.
+            try history.push(AddItem(title: "branch"))
+            try history.undo()
+            guard try history.nodes().filter({ !$0.isOnPath }).count == 3 else {
+                throw BenchmarkError("open-tree: the 3 undone steps are not parked")
+            }
+        }
         db.close()
     }
 
     /// The time to open the store and its history and read the Undo/Redo texts.
-    private func timeOpen(_ path: String, entries: Int) throws -> Duration {
+    private func timeOpen(_ path: String, entries: Int, keepsBranches: Bool = false) throws -> Duration {
         let start = clock.now
         let db = try Database.openStore(path: path, schemas: [Items.schema])
-        let history = try DurableHistory(database: db, receiver: Items(database: db), registry: registry)
+        let history = try DurableHistory(
+            database: db, receiver: Items(database: db), registry: registry, keepsBranches: keepsBranches)
         let texts = (history.undoText, history.redoText)
         let elapsed = clock.now - start
-        guard history.count == entries, history.index == entries - 3, texts == ("Add Item", "Add Item") else {
+        // In the tree, the path is the trunk and the new (undone) step; the 3 steps are parked.
+        let count = keepsBranches ? entries - 2 : entries
+        guard history.count == count, history.index == entries - 3, texts == ("Add Item", "Add Item") else {
             throw BenchmarkError("open: reopened history is wrong (\(history.state))")
         }
         db.close()

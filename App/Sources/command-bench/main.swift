@@ -16,6 +16,7 @@ let suites: [String: ([String]) throws -> Void] = [
     "store": StoreBenchmark.run,
     "albums": AlbumsBenchmark.run,
     "startup": StartupBenchmark.run,
+    "tree": TreeBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

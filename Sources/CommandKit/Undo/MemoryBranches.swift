@@ -2,12 +2,20 @@
 /// node, and the parked branches (see ``HistoryStorage``'s "Branches").
 ///
 /// Node numbers grow along the path and in time, so the path and the sorted list of parked numbers
-/// are searched by bisection: no operation walks the tree, except ``nodes()``.
+/// are searched by bisection: no operation walks the tree, except ``nodes()``. A path entry costs
+/// four bytes here (its time, to the second); its number is kept in runs (``Run``).
+///
+/// Exclusivity is not checked dynamically on its properties (the checks cost a push more than the
+/// branches themselves): it belongs to one storage, whose stack refuses re-entrant calls.
 final class MemoryBranches<Entry> {
-    /// A path entry's node number and recording time.
-    struct PathNode {
+    /// A run of path positions whose node numbers follow each other (`id`, `id + 1`, …): steps
+    /// pushed one after another, the common case, take one run, so a path entry costs no memory
+    /// for its number.
+    struct Run {
+        /// The first position of the run, counted from the first entry ever kept.
+        var start: Int
         var id: Int
-        var time: Int64
+        var count: Int
     }
 
     /// A parked node: its entry, its parent, its recording time, and when it left the path.
@@ -19,39 +27,77 @@ final class MemoryBranches<Entry> {
         var visit: Int
     }
 
-    /// The path's nodes: position `p` is `path[pathStart + p]`.
-    private(set) var path: [PathNode] = []
-    private var pathStart = 0
-    private(set) var parked: [Int: Parked] = [:]
+    /// The path's node numbers, as runs of absolute positions (position `p` is `pathStart + p`).
+    @exclusivity(unchecked) private var runs: [Run] = []
+    /// Each path entry's recording time in whole seconds after ``epoch``: four bytes an entry.
+    @exclusivity(unchecked) private var times: [UInt32] = []
+    @exclusivity(unchecked) private var pathStart = 0
+    /// The recording times' origin, in seconds since 1970.
+    private let epoch = WallClock.seconds()
+    @exclusivity(unchecked) private(set) var parked: [Int: Parked] = [:]
     /// Each node's parked children.
-    private var children: [Int: [Int]] = [:]
+    @exclusivity(unchecked) private var children: [Int: [Int]] = [:]
     /// The parked numbers, ascending.
-    private var parkedIDs: [Int] = []
-    private var nextNode = 1
-    private var visits = 0
+    @exclusivity(unchecked) private var parkedIDs: [Int] = []
+    @exclusivity(unchecked) private var nextNode = 1
+    @exclusivity(unchecked) private var visits = 0
 
     var parkedCount: Int { parkedIDs.count }
 
-    func node(at position: Int) -> Int { path[pathStart + position].id }
+    /// The number of path entries.
+    private var pathCount: Int { times.count - pathStart }
 
-    func time(at position: Int) -> Int64 { path[pathStart + position].time }
+    func node(at position: Int) -> Int {
+        let absolute = pathStart + position
+        var low = 0
+        var high = runs.count
+        while low < high {
+            let middle = (low + high) / 2
+            if runs[middle].start <= absolute { low = middle + 1 } else { high = middle }
+        }
+        let run = runs[low - 1]
+        return run.id + (absolute - run.start)
+    }
+
+    /// The recording time of a path entry, in milliseconds since 1970 (to the second).
+    func time(at position: Int) -> Int64 { (epoch + Int64(times[pathStart + position])) * 1000 }
 
     /// The node before the entry at `position` on the path (0, the root, for the first).
     func parent(ofPathPosition position: Int) -> Int { position == 0 ? 0 : node(at: position - 1) }
 
     // MARK: Mirroring the ring
 
+    @inline(__always)
+    private func appendPath(id: Int, seconds: UInt32) {
+        let absolute = times.count
+        if let last = runs.last, last.start + last.count == absolute, last.id + last.count == id {
+            runs[runs.count - 1].count += 1
+        } else {
+            runs.append(Run(start: absolute, id: id, count: 1))
+        }
+        times.append(seconds)
+    }
+
+    @inline(__always)
     func appendNew() {
-        path.append(PathNode(id: nextNode, time: WallClock.milliseconds()))
+        appendPath(id: nextNode, seconds: UInt32(clamping: WallClock.seconds() - epoch))
         nextNode += 1
     }
 
     func removePath(from position: Int) {
-        path.removeSubrange((pathStart + position)...)
+        let absolute = pathStart + position
+        times.removeSubrange(absolute...)
+        while let last = runs.last, last.start >= absolute { runs.removeLast() }
+        if let last = runs.last, last.start + last.count > absolute {
+            runs[runs.count - 1].count = absolute - last.start
+        }
     }
 
     func removePath(at position: Int) {
-        path.remove(at: pathStart + position)
+        // Rare (an obsolete entry): the entries after it are renumbered, so their runs are rebuilt.
+        let later = (position + 1..<pathCount).map { (node(at: $0), times[pathStart + $0]) }
+        removePath(from: position)
+        for (id, seconds) in later { appendPath(id: id, seconds: seconds) }
     }
 
     /// Forgets the `k` first path nodes, and the parked branches hanging off them or off the root:
@@ -60,15 +106,26 @@ final class MemoryBranches<Entry> {
         removeParkedChildren(of: 0)
         for position in 0..<k { removeParkedChildren(of: node(at: position)) }
         pathStart += k
-        // Compact once most of the array is dead, so trimming stays O(k) amortized.
-        if pathStart > 32, pathStart * 2 > path.count {
-            path.removeFirst(pathStart)
+        // Compact once most of the arrays are dead, so trimming stays O(k) amortized.
+        if pathStart > 32, pathStart * 2 > times.count {
+            times.removeFirst(pathStart)
+            runs = runs.compactMap { run in
+                var run = run
+                run.start -= pathStart
+                if run.start < 0 {
+                    run.id -= run.start
+                    run.count += run.start
+                    run.start = 0
+                }
+                return run.count > 0 ? run : nil
+            }
             pathStart = 0
         }
     }
 
     func removeAll() {
-        path.removeAll()
+        runs.removeAll()
+        times.removeAll()
         pathStart = 0
         parked.removeAll()
         children.removeAll()
@@ -81,11 +138,11 @@ final class MemoryBranches<Entry> {
     func park(_ entries: [Entry], from position: Int) {
         visits += 1
         for (offset, entry) in entries.enumerated() {
-            let node = path[pathStart + position + offset]
+            let id = node(at: position + offset)
             let parent = parent(ofPathPosition: position + offset)
-            parked[node.id] = Parked(entry: entry, parent: parent, time: node.time, visit: visits)
-            children[parent, default: []].append(node.id)
-            parkedIDs.insert(node.id, at: insertionIndex(of: node.id, in: parkedIDs))
+            parked[id] = Parked(entry: entry, parent: parent, time: time(at: position + offset), visit: visits)
+            children[parent, default: []].append(id)
+            parkedIDs.insert(id, at: insertionIndex(of: id, in: parkedIDs))
         }
         removePath(from: position)
     }
@@ -96,7 +153,7 @@ final class MemoryBranches<Entry> {
         children[node.parent]?.removeAll { $0 == id }
         if children[node.parent]?.isEmpty == true { children[node.parent] = nil }
         parkedIDs.remove(at: insertionIndex(of: id, in: parkedIDs))
-        path.append(PathNode(id: id, time: node.time))
+        appendPath(id: id, seconds: UInt32(clamping: node.time / 1000 - epoch))
         return node.entry
     }
 
@@ -121,19 +178,17 @@ final class MemoryBranches<Entry> {
     // MARK: Searching
 
     func pathPosition(of id: Int) -> Int? {
-        var low = pathStart
-        var high = path.count
+        var low = 0
+        var high = pathCount
         while low < high {
             let middle = (low + high) / 2
-            if path[middle].id < id { low = middle + 1 } else { high = middle }
+            if node(at: middle) < id { low = middle + 1 } else { high = middle }
         }
-        return low < path.count && path[low].id == id ? low - pathStart : nil
+        return low < pathCount && node(at: low) == id ? low : nil
     }
 
     func chronologicalNeighbor(of id: Int, before: Bool) -> Int? {
-        let onPath = neighbor(of: id, before: before, count: path.count - pathStart) {
-            self.path[self.pathStart + $0].id
-        }
+        let onPath = neighbor(of: id, before: before, count: pathCount) { self.node(at: $0) }
         let offPath = neighbor(of: id, before: before, count: parkedIDs.count) { self.parkedIDs[$0] }
         switch (onPath, offPath) {
         case (let a?, let b?): return before ? max(a, b) : min(a, b)
@@ -156,8 +211,7 @@ final class MemoryBranches<Entry> {
     }
 
     func latestNode(recordedAtOrBefore time: Int64) -> Int? {
-        let onPath = last(count: path.count - pathStart) { self.path[self.pathStart + $0].time <= time }
-            .map { path[pathStart + $0].id }
+        let onPath = last(count: pathCount) { self.time(at: $0) <= time }.map { node(at: $0) }
         let offPath = last(count: parkedIDs.count) { self.parked[self.parkedIDs[$0]]!.time <= time }
             .map { parkedIDs[$0] }
         return [onPath, offPath].compactMap { $0 }.max()
