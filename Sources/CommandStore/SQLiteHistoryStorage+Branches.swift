@@ -27,6 +27,7 @@ struct TreeStatements {
     let latestAtOrBefore: Statement
     let pathNodes: Statement
     let parkedNodes: Statement
+    let adopt: Statement
     /// The rows `removeBranch`, `removeHanging` and `removeAllParked` delete, for their discard actions.
     let branchRows: Statement
     let hangingRows: Statement
@@ -80,6 +81,7 @@ struct TreeStatements {
             DELETE FROM commandstore_history_branch WHERE node IN below
             """)
         removeAllParked = try database.prepare("DELETE FROM commandstore_history_branch")
+        adopt = try database.prepare("UPDATE commandstore_history_branch SET parent = ? WHERE parent = ?")
         branchRows = try database.prepare(
             """
             WITH RECURSIVE below(node) AS (
@@ -232,6 +234,15 @@ extension SQLiteHistoryStorage {
         try tree().removeHanging.execute([sequence])
         parkedRows = nil
         nextNodeMustBeStored = true
+    }
+
+    /// Before the path entry at `position` goes (it turned obsolete): the branches growing from it
+    /// grow from its parent now, the same state (an obsolete step changes nothing).
+    func adoptBranches(ofPathPosition position: Int) throws {
+        guard keepsBranches else { return }
+        let removed = try nodeID(at: position).rawValue
+        let parent = position == 0 ? 0 : try nodeID(at: position - 1).rawValue
+        try tree().adopt.execute([parent, removed])
     }
 
     /// When the whole history is cleared.

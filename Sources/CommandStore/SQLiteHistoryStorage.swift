@@ -696,6 +696,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
 
     func removeEntry(at position: Int) throws {
         nextNodeMustBeStored = true
+        try adoptBranches(ofPathPosition: position)
         let sequence = sequence(at: position)
         try deleteOne.execute([sequence])
         try shiftDownStart.execute([sequence])

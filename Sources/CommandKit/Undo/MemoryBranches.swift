@@ -93,6 +93,16 @@ final class MemoryBranches<Entry> {
         }
     }
 
+    /// Before the path entry at `position` goes (it turned obsolete): the branches growing from
+    /// it grow from its parent now, the same state (an obsolete step changes nothing).
+    func adoptChildren(ofPathPosition position: Int) {
+        let removed = node(at: position)
+        guard let orphans = children.removeValue(forKey: removed) else { return }
+        let parent = parent(ofPathPosition: position)
+        for orphan in orphans { parked[orphan]?.parent = parent }
+        children[parent, default: []] += orphans
+    }
+
     func removePath(at position: Int) {
         // Rare (an obsolete entry): the entries after it are renumbered, so their runs are rebuilt.
         let later = (position + 1..<pathCount).map { (node(at: $0), times[pathStart + $0]) }

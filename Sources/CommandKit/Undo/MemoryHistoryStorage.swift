@@ -129,7 +129,10 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     func removeEntry(at position: Int) {
         precondition(position >= 0 && position < count, "history position out of range")
         (buffer + slot(position)).deinitialize(count: 1)
-        branches?.removePath(at: position)
+        if let branches {
+            branches.adoptChildren(ofPathPosition: position)
+            branches.removePath(at: position)
+        }
         generation &+= 1
         var hole = position
         while hole + 1 < count {

@@ -113,6 +113,24 @@ import UndoModelTesting
         #expect(stack.count == 2 && stack.nodes().count == 3)
     }
 
+    /// A step that turns obsolete goes; the branches that grew from it grow from its parent (the
+    /// same state) and stay reachable.
+    @Test func theBranchesOfAStepThatTurnsObsoleteStayReachable() throws {
+        let list = NumberList()
+        let stack = UndoStack(keepsBranches: true)
+        var vanishing = VanishingStep()
+        vanishing.list = list
+        try stack.push(vanishing)  // 1, obsolete after its next undo
+        try stack.push(list.append(2))  // 2
+        try stack.undo()
+        try stack.push(list.append(3))  // 3; 2 parked under 1
+        try stack.undo(steps: 2)  // 1 undone: obsolete, removed
+        #expect(stack.nodes().map(\.id.rawValue) == [2, 3])
+        #expect(stack.nodes().map(\.parent) == [.root, .root])
+        try stack.jump(to: HistoryNode.ID(2))
+        #expect(list.values == [2])
+    }
+
     /// Off by default: a push after undo discards the redo steps, as before.
     @Test func aLinearStackStillDiscardsTheRedoSteps() throws {
         let list = NumberList()
@@ -124,6 +142,15 @@ import UndoModelTesting
         #expect(!stack.keepsBranches && stack.nodes().count == 2)
         #expect(throws: UndoError.self) { try stack.jump(to: HistoryNode.ID(5)) }
     }
+}
+
+/// A step that changes nothing and turns obsolete once undone.
+private struct VanishingStep: UndoCommand {
+    var list: NumberList?
+    var isObsolete = false
+    var text: String { "vanishing" }
+    func redo() throws {}
+    mutating func undo() throws { isObsolete = true }
 }
 
 /// A list of numbers edited by commands, with a value whose redo throws.
