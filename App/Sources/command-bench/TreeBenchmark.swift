@@ -1,7 +1,8 @@
 // The tree suite: what branches cost an UndoStack, side by side in one run.
 //
-//     swift run -c release command-bench tree [N]
+//     swift run -c release command-bench tree [N] [linear|branching]
 //
+// With a stack kind, W1 runs once on that kind only (for callgrind's instruction counts).
 // - linear vs branching: W1 (push N, undo N, redo N; WORKLOAD.md's command) on UndoStack() and on
 //   UndoStack(keepsBranches: true), alternated 3 times, medians; and the heap bytes per entry.
 // - jump: a trunk of N steps whose last 5 are undone and replaced by 5 others (two leaves 10 steps
@@ -19,9 +20,15 @@ import Darwin
 enum TreeBenchmark {
     static func run(_ arguments: [String]) throws {
         let n = arguments.first.flatMap { Int($0) } ?? 1_000_000
-        guard n >= 20 else { throw BenchmarkError("usage: command-bench tree [N >= 20]") }
+        guard n >= 20 else { throw BenchmarkError("usage: command-bench tree [N >= 20] [linear|branching]") }
         let counter = UnsafeMutablePointer<Int>.allocate(capacity: 1)
         defer { counter.deallocate() }
+        // One kind of stack, once: for instruction counts (`valgrind --tool=callgrind`).
+        if arguments.count > 1 {
+            let phases = try w1(n, keepsBranches: arguments[1] == "branching", counter)
+            print("suite=tree workload=W1 n=\(n) stack=\(arguments[1]) push=\(fixed(phases[0]))")
+            return
+        }
         var linear: [[Double]] = []
         var branching: [[Double]] = []
         for _ in 0..<3 {
