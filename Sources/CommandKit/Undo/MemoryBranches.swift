@@ -27,8 +27,12 @@ final class MemoryBranches<Entry> {
         var visit: Int
     }
 
-    /// The path's node numbers, as runs of absolute positions (position `p` is `pathStart + p`).
+    /// The path's node numbers, as runs of absolute positions (position `p` is `pathStart + p`),
+    /// but the last one, ``openRun``.
     @exclusivity(unchecked) private var runs: [Run] = []
+    /// The run a push extends, kept out of ``runs`` so that extending it touches no array (a
+    /// count of 0: none).
+    @exclusivity(unchecked) private var openRun = Run(start: 0, id: 0, count: 0)
     /// Each path entry's recording time in whole seconds after ``epoch``: four bytes an entry.
     @exclusivity(unchecked) private var times: [UInt32] = []
     @exclusivity(unchecked) private var pathStart = 0
@@ -49,6 +53,7 @@ final class MemoryBranches<Entry> {
 
     func node(at position: Int) -> Int {
         let absolute = pathStart + position
+        if openRun.count > 0, absolute >= openRun.start { return openRun.id + (absolute - openRun.start) }
         var low = 0
         var high = runs.count
         while low < high {
@@ -70,12 +75,20 @@ final class MemoryBranches<Entry> {
     @inline(__always)
     private func appendPath(id: Int, seconds: UInt32) {
         let absolute = times.count
-        if let last = runs.last, last.start + last.count == absolute, last.id + last.count == id {
-            runs[runs.count - 1].count += 1
+        if openRun.count > 0, openRun.start + openRun.count == absolute, openRun.id + openRun.count == id {
+            openRun.count += 1
         } else {
-            runs.append(Run(start: absolute, id: id, count: 1))
+            closeRun()
+            openRun = Run(start: absolute, id: id, count: 1)
         }
         times.append(seconds)
+    }
+
+    /// Moves ``openRun`` into ``runs``, for the operations that edit the runs.
+    private func closeRun() {
+        guard openRun.count > 0 else { return }
+        runs.append(openRun)
+        openRun.count = 0
     }
 
     @inline(__always)
@@ -85,6 +98,7 @@ final class MemoryBranches<Entry> {
     }
 
     func removePath(from position: Int) {
+        closeRun()
         let absolute = pathStart + position
         times.removeSubrange(absolute...)
         while let last = runs.last, last.start >= absolute { runs.removeLast() }
@@ -118,6 +132,7 @@ final class MemoryBranches<Entry> {
         pathStart += k
         // Compact once most of the arrays are dead, so trimming stays O(k) amortized.
         if pathStart > 32, pathStart * 2 > times.count {
+            closeRun()
             times.removeFirst(pathStart)
             runs = runs.compactMap { run in
                 var run = run
@@ -135,6 +150,7 @@ final class MemoryBranches<Entry> {
 
     func removeAll() {
         runs.removeAll()
+        openRun.count = 0
         times.removeAll()
         pathStart = 0
         parked.removeAll()

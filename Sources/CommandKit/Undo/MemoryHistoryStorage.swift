@@ -30,15 +30,19 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     /// the same position after a removal never has the ID of the one it replaced.
     @exclusivity(unchecked) private(set) var generation = 0
 
-    /// The nodes and parked branches of a storage that keeps branches; `nil` for a linear one.
-    @exclusivity(unchecked) private let branches: MemoryBranches<Entry>?
+    /// Whether a redo tail is parked rather than removed (a tree).
+    let keepsBranches: Bool
+    /// The nodes and parked branches of a storage that keeps branches (empty and unused for a linear
+    /// one: an optional's unwrapping cost each push a retain and a release).
+    @exclusivity(unchecked) private let branches: MemoryBranches<Entry>
 
     /// Creates an empty, clean storage.
     /// - Parameter keepsBranches: Whether a redo tail is parked rather than removed (a tree).
     init(keepsBranches: Bool = false) {
         capacity = 0
         buffer = UnsafeMutablePointer<Entry>.allocate(capacity: 0)
-        branches = keepsBranches ? MemoryBranches() : nil
+        self.keepsBranches = keepsBranches
+        branches = MemoryBranches()
     }
 
     deinit {
@@ -98,7 +102,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
         if count == capacity { grow() }
         (buffer + slot(count)).initialize(to: entry)
         count += 1
-        if let branches { branches.appendNew() }
+        if keepsBranches { branches.appendNew() }
     }
 
     func replaceEntry(at position: Int, with entry: Entry) {
@@ -110,7 +114,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
         precondition(position >= 0 && position <= count, "history position out of range")
         if position < count { generation &+= 1 }
         deinitialize(position, count)
-        if let branches {
+        if keepsBranches {
             if position == 0 { branches.removeAll() } else { branches.removePath(from: position) }
         }
         count = position
@@ -120,7 +124,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     func removeFirstEntries(_ k: Int) {
         precondition(k >= 0 && k <= count, "history trim out of range")
         deinitialize(0, k)
-        branches?.removePathFirst(k)
+        if keepsBranches { branches.removePathFirst(k) }
         trimmed &+= k
         head = count == k ? 0 : slot(k)
         count -= k
@@ -129,7 +133,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     func removeEntry(at position: Int) {
         precondition(position >= 0 && position < count, "history position out of range")
         (buffer + slot(position)).deinitialize(count: 1)
-        if let branches {
+        if keepsBranches {
             branches.adoptChildren(ofPathPosition: position)
             branches.removePath(at: position)
         }
@@ -160,18 +164,16 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
 
     // MARK: - Branches
 
-    var keepsBranches: Bool { branches != nil }
-
-    var parkedCount: Int { branches?.parkedCount ?? 0 }
+    var parkedCount: Int { branches.parkedCount }
 
     func nodeID(at position: Int) -> HistoryNode.ID {
         precondition(position >= 0 && position < count, "history position out of range")
-        guard let branches else { return HistoryNode.ID(trimmed + position + 1) }
+        guard keepsBranches else { return HistoryNode.ID(trimmed + position + 1) }
         return HistoryNode.ID(branches.node(at: position))
     }
 
     func pathPosition(of node: HistoryNode.ID) -> Int? {
-        guard let branches else {
+        guard keepsBranches else {
             let position = node.rawValue - 1 - trimmed
             return position >= 0 && position < count ? position : nil
         }
@@ -179,7 +181,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     }
 
     func parkEntries(from position: Int) {
-        guard let branches else { return removeEntries(from: position) }
+        guard keepsBranches else { return removeEntries(from: position) }
         precondition(position >= 0 && position <= count, "history position out of range")
         guard position < count else { return }
         var moved: [Entry] = []
@@ -192,15 +194,15 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     }
 
     func parkedParent(of node: HistoryNode.ID) -> HistoryNode.ID? {
-        branches?.parked[node.rawValue].map { HistoryNode.ID($0.parent) }
+        branches.parked[node.rawValue].map { HistoryNode.ID($0.parent) }
     }
 
     func latestParkedChild(of node: HistoryNode.ID) -> HistoryNode.ID? {
-        branches?.latestParkedChild(of: node.rawValue).map(HistoryNode.ID.init)
+        branches.latestParkedChild(of: node.rawValue).map(HistoryNode.ID.init)
     }
 
     func unparkEntry(_ node: HistoryNode.ID) {
-        guard let branches else { return }
+        guard keepsBranches else { return }
         let entry = branches.unpark(node.rawValue)
         if count == capacity { grow() }
         (buffer + slot(count)).initialize(to: entry)
@@ -208,15 +210,15 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     }
 
     func oldestParkedNode() -> HistoryNode.ID? {
-        branches?.oldestParked.map(HistoryNode.ID.init)
+        branches.oldestParked.map(HistoryNode.ID.init)
     }
 
     func removeParkedBranch(_ node: HistoryNode.ID) {
-        branches?.removeParkedBranch(node.rawValue)
+        branches.removeParkedBranch(node.rawValue)
     }
 
     func chronologicalNeighbor(of node: HistoryNode.ID, before: Bool) -> HistoryNode.ID? {
-        guard let branches else {
+        guard keepsBranches else {
             let next = node.rawValue + (before ? -1 : 1)
             return pathPosition(of: HistoryNode.ID(next)) != nil ? HistoryNode.ID(next) : nil
         }
@@ -224,7 +226,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     }
 
     func latestNode(recordedAtOrBefore time: Int64) -> HistoryNode.ID? {
-        branches?.latestNode(recordedAtOrBefore: time).map(HistoryNode.ID.init)
+        keepsBranches ? branches.latestNode(recordedAtOrBefore: time).map(HistoryNode.ID.init) : nil
     }
 
     func nodes() -> [HistoryNode] {
@@ -232,7 +234,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
         for position in 0..<count {
             let id = nodeID(at: position)
             let parent = position == 0 ? HistoryNode.ID.root : nodeID(at: position - 1)
-            let time = branches?.time(at: position)
+            let time = keepsBranches ? branches.time(at: position) : nil
             nodes.append(
                 readEntry(at: position) {
                     HistoryNode(
@@ -240,7 +242,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
                         isOnPath: true)
                 })
         }
-        for (id, node) in branches?.parked ?? [:] {
+        for (id, node) in branches.parked {
             nodes.append(
                 HistoryNode(
                     id: HistoryNode.ID(id), parent: HistoryNode.ID(node.parent), text: node.entry.text,
