@@ -186,19 +186,26 @@ public struct HistoryEngine<Storage: HistoryStorage> {
                 if obsolete {
                     try storage.removeEntry(at: top)
                     try storage.setIndex(top)
-                    try followLatestBranch(at: top)
+                    if storage.keepsBranches { try followLatestBranch(at: top) }
                 }
                 return
             }
         }
         if entry.isObsolete {
             // Dropped: the state is the one the redo steps (now parked) branched from.
-            if hadRedoSteps { try followLatestBranch(at: index) }
+            if hadRedoSteps && storage.keepsBranches { try followLatestBranch(at: index) }
             return
         }
         try storage.append(entry)
         index += 1
-        try enforceUndoLimit(index: &index)
+        if undoLimit > 0 {
+            // Written out for a linear history: the call cost a limited push a tenth.
+            if storage.keepsBranches {
+                try enforceUndoLimit(index: &index)
+            } else if index > undoLimit {
+                try trim(index - undoLimit, index: &index)
+            }
+        }
         try storage.setIndex(index)
     }
 
@@ -275,7 +282,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
             throw error
         }
         try storage.setIndex(index)
-        try followLatestBranch(at: index)
+        if storage.keepsBranches { try followLatestBranch(at: index) }
     }
 
     /// Redoes one step (no effect at the top or while a macro is open).
@@ -293,7 +300,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
                 first = false
                 if try redoEntry(at: index) { index += 1 }
                 // In a tree, the step may go on in the branch below the path's end.
-                try followLatestBranch(at: index)
+                if storage.keepsBranches { try followLatestBranch(at: index) }
             }
         } catch {
             try? storage.setIndex(index)
@@ -389,7 +396,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
             throw error
         }
         try storage.setIndex(index)
-        try followLatestBranch(at: index)
+        if storage.keepsBranches { try followLatestBranch(at: index) }
     }
 
     /// Undoes the entry at `position` and removes it if it is obsolete afterwards.
@@ -543,7 +550,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
             throw error
         }
         try storage.setIndex(index)
-        if followingBranches { try followLatestBranch(at: index) }
+        if followingBranches && storage.keepsBranches { try followLatestBranch(at: index) }
     }
 
     /// Runs the entry at `position`; returns `false` if it turned obsolete and went. A command's
@@ -600,7 +607,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
         }
         try storage.append(entry)
         var index = storage.index + 1
-        try enforceUndoLimit(index: &index)
+        if undoLimit > 0 { try enforceUndoLimit(index: &index) }
         try storage.setIndex(index)
         return true
     }
@@ -683,7 +690,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
             position -= 1
         }
         try storage.setIndex(index)
-        try followLatestBranch(at: index)
+        if storage.keepsBranches { try followLatestBranch(at: index) }
     }
 }
 

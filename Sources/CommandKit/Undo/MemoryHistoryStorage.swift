@@ -58,6 +58,7 @@ final class MemoryHistoryStorage<Entry: HistoryEntry>: HistoryStorage {
     }
 
     /// Deinitializes the entries at logical positions `from ..< to`.
+    @inline(__always)
     private func deinitialize(_ from: Int, _ to: Int) {
         var position = from
         while position < to {
