@@ -17,6 +17,7 @@ let suites: [String: ([String]) throws -> Void] = [
     "albums": AlbumsBenchmark.run,
     "startup": StartupBenchmark.run,
     "tree": TreeBenchmark.run,
+    "timetravel": TimeTravelBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
