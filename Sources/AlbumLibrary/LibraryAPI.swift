@@ -171,6 +171,18 @@ public final class LibraryAPI {
         return found.album
     }
 
+    /// Removes the album at a position if it is the one with `id` (an undone add checks it is
+    /// removing its own album), finding it once.
+    ///
+    /// - Throws: ``LibraryError/Code/positionOutOfRange``, ``LibraryError/Code/storage`` when another
+    ///   album is there (`operation` names what was refused), or `DatabaseError`.
+    /// - Complexity: O(*position*): one walk of the position index, not two.
+    func removeAlbum(at position: Int, expecting id: UUID, for operation: String) throws {
+        let found = try located(at: position)
+        try Self.expect(found.album.id == id, operation)
+        try database.execute("DELETE FROM album WHERE rowid = ?", [found.rowID])
+    }
+
     /// Removes the albums at positions `first` through `first + count - 1`.
     ///
     /// - Parameters:

@@ -33,8 +33,6 @@ public struct AddAlbumCommand: Codable, Sendable, Hashable {
     /// - Parameter library: The receiver.
     /// - Throws: ``LibraryError`` when the library no longer matches the history.
     public mutating func undo(on library: LibraryAPI) throws {
-        let found = try library.located(at: position)
-        try LibraryAPI.expect(found.album.id == album.id, "undo Add")
-        try library.removeAlbum(at: position)
+        try library.removeAlbum(at: position, expecting: album.id, for: "undo Add")
     }
 }
