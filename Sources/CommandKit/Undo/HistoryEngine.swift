@@ -16,6 +16,9 @@
 ///   significance (the target is exact).
 /// - **macros** nest; the outermost `endMacro` appends one entry, so a macro counts once
 ///   against the limit. While a macro is open, undo, redo, jump and `setClean` are ignored.
+/// - **branches** (a storage that keeps them): push and the outermost `beginMacro` park the redo
+///   tail as a branch instead of removing it; redo follows the branch visited last; `jump(to:)`
+///   reaches any node; the limit counts every node (the time-travel article has every rule).
 /// - **errors**: an entry that throws leaves the history consistent. A failing push records
 ///   nothing. A failing undo/redo/jump stops at the failing entry: every entry below the index
 ///   is done, every entry at or above it is undone, and the failing entry stays where it was.

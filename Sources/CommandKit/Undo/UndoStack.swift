@@ -14,8 +14,8 @@
 /// ```
 ///
 /// ## Rules
-/// - **Push** runs the command's `redo()`, then discards the redo tail (the clean state is lost
-///   if it was in the tail), then either merges the command into the one below the index
+/// - **Push** runs the command's `redo()`, then discards the redo tail (a branching stack,
+///   `keepsBranches`, keeps it as a branch instead; the clean state is lost if it was in the tail), then either merges the command into the one below the index
 ///   (same type and same non-`nil` merge ID, and the index is not the clean index), drops it
 ///   (it is obsolete), or records it and trims the oldest entries beyond ``undoLimit``.
 /// - **Undo/redo** move by one step. A step is a significant command plus the insignificant
