@@ -90,10 +90,14 @@ final class TmuxSession {
     ).path
 
     /// Starts `albums --db path` in a new detached session, under a shell that records its exit status.
-    func start(database: String) async throws {
+    ///
+    /// - Parameter term: The `TERM` albums sees (`nil`: unset).
+    func start(database: String, term: String? = "xterm-256color") async throws {
         try? FileManager.default.removeItem(atPath: statusPath)
         let binary = AlbumsProcess.executable.path
-        let command = "env LANG=C.UTF-8 TERM=xterm-256color '\(binary)' --db '\(database)'; echo $? > '\(statusPath)'"
+        // env's options come before its assignments.
+        let environment = term.map { "LANG=C.UTF-8 TERM='\($0)'" } ?? "-u TERM LANG=C.UTF-8"
+        let command = "env \(environment) '\(binary)' --db '\(database)'; echo $? > '\(statusPath)'"
         // A placeholder pane first, so the pane stays however fast the program ends.
         try await tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", name, "sleep 60"])
         try await tmux(["set-option", "-g", "remain-on-exit", "on"])
@@ -114,6 +118,11 @@ final class TmuxSession {
 
     func send(_ keys: String...) async throws {
         try await tmux(["send-keys", "-t", name] + keys)
+    }
+
+    /// Everything the pane printed, scrolled-off lines included, wrapped lines joined.
+    func transcript() async throws -> String {
+        try await tmux(["capture-pane", "-p", "-J", "-S", "-", "-t", name]).output
     }
 
     /// The screen as text (with escape sequences for attributes when `escapes`).

@@ -32,6 +32,12 @@ final class CursesTerminal {
     /// Takes over the terminal: UTF-8 locale, raw keys, no echo, hidden cursor.
     func start() throws {
         Self.chooseUTF8Locale()
+        // Checked first: on a terminal it cannot use, initscr prints its own message and exits.
+        if let reason = Self.unusableTerminalReason(term: getenv("TERM").map { String(cString: $0) }) {
+            throw TerminalError(
+                "the terminal UI cannot run here: \(reason); the commands need no terminal (albums list, "
+                    + "albums --help)")
+        }
         guard let screen = initscr() else {
             throw TerminalError("cannot start the terminal UI (is TERM set?)")
         }
@@ -44,6 +50,21 @@ final class CursesTerminal {
         wtimeout(screen, Self.pollMilliseconds)
         // Escape arrives alone quickly instead of waiting a second for a sequence.
         set_escdelay(25)
+    }
+
+    /// Why the terminal UI cannot draw on the terminal `term` names, or `nil` when it can: the
+    /// type must be set, known to terminfo, and able to move the cursor (`TERM=dumb` is not).
+    static func unusableTerminalReason(term: String?) -> String? {
+        guard let term, !term.isEmpty else { return "TERM is not set" }
+        var error: Int32 = 0
+        // With an error pointer, setupterm reports instead of printing and exiting.
+        guard setupterm(term, STDOUT_FILENO, &error) == OK else {
+            return "the terminal type “\(DisplayText.sanitized(term))” is unknown (no terminfo entry)"
+        }
+        guard let move = tigetstr("cup"), Int(bitPattern: move) != -1 else {
+            return "the terminal type “\(DisplayText.sanitized(term))” cannot move the cursor"
+        }
+        return nil
     }
 
     /// Gives the terminal back as it was. Safe to call more than once.
