@@ -61,6 +61,7 @@ final class CursesTerminal {
         guard setupterm(term, STDOUT_FILENO, &error) == OK else {
             return "the terminal type “\(DisplayText.sanitized(term))” is unknown (no terminfo entry)"
         }
+        defer { albums_free_checked_terminal() }
         guard let move = tigetstr("cup"), Int(bitPattern: move) != -1 else {
             return "the terminal type “\(DisplayText.sanitized(term))” cannot move the cursor"
         }
