@@ -85,8 +85,8 @@ struct ActionRunner {
             try AlbumImport(session: session, console: console).run(from: source, replace: replace) { result, line in
                 report(result, line)
             }
-        case .export(let destination):
-            try export(to: destination)
+        case .export(let destination, let force):
+            try export(to: destination, force: force)
         case .info:
             let info = LibraryInfo(
                 path: session.path, albums: try library.count(), historySteps: session.history.count,
@@ -146,7 +146,7 @@ struct ActionRunner {
         console.write(options.json ? AlbumFormatter.resultJSON(result) : line + "\n")
     }
 
-    private func export(to destination: String?) throws {
+    private func export(to destination: String?, force: Bool) throws {
         let albums = try library.albums()
         let data = AlbumFile.encode(albums)
         guard let destination, destination != "-" else {
@@ -154,7 +154,7 @@ struct ActionRunner {
             return
         }
         do {
-            try UserFile.checkExportDestination(destination, library: session.path)
+            try UserFile.checkExportDestination(destination, library: session.path, force: force)
         } catch {
             throw LibraryError(.storage, "cannot export to \(destination): \(error.reason)")
         }

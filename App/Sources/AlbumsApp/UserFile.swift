@@ -174,13 +174,19 @@ enum UserFile {
     ///   - path: The destination as the user wrote it.
     ///   - library: The library's path: the destination may be neither it nor one of its companion
     ///     files (``requireNotPartOfLibrary(_:library:)``).
+    ///   - force: Whether a file its owner made read-only may be replaced.
     /// - Throws: ``Refusal`` when `path` is the library or a companion, a directory, not a regular
-    ///   file, or its directory is missing.
-    static func checkExportDestination(_ path: String, library: String) throws(Refusal) {
+    ///   file, read-only (without `force`), or its directory is missing.
+    static func checkExportDestination(_ path: String, library: String, force: Bool = false) throws(Refusal) {
         try requireNotPartOfLibrary(path, library: library)
         var status = stat()
         if stat(path, &status) == 0 {
             try requireRegular(status)
+            // A file its owner made read-only (a kept backup) is replaced only when asked, as cp asks.
+            if status.st_mode & S_IWUSR == 0, !force {
+                let mode = String(status.st_mode & 0o777, radix: 8)
+                throw Refusal(reason: "it is read-only (mode 0\(mode)); add --force to replace it")
+            }
             return
         }
         let lookError = errno

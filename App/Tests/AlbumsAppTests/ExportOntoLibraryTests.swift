@@ -146,6 +146,23 @@ import Darwin
     }
 
     /// A file beside the library whose name only starts like it is an ordinary destination.
+    /// A backup its owner made read-only is replaced only with `--force`, as `cp` refuses it.
+    @Test func aReadOnlyBackupIsReplacedOnlyWithForce() async throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let albums = AlbumsProcess(database: folder.appendingPathComponent("library.sqlite").path)
+        let backup = folder.appendingPathComponent("backup.json").path
+        #expect(FileManager.default.createFile(atPath: backup, contents: Data("kept".utf8)))
+        #expect(chmod(backup, 0o400) == 0)
+        let refused = try await albums("export", backup)
+        #expect(refused.status == 1 && refused.output.isEmpty, "\(refused)")
+        #expect(refused.error.contains("it is read-only (mode 0400); add --force to replace it"), "\(refused)")
+        #expect(try String(contentsOfFile: backup, encoding: .utf8) == "kept")
+        let forced = try await albums("export", "--force", backup)
+        #expect(forced.status == 0, "\(forced)")
+        #expect(try String(contentsOfFile: backup, encoding: .utf8) == (try await albums("export").output))
+    }
+
     @Test func aFileNamedLikeTheLibraryIsExportedTo() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

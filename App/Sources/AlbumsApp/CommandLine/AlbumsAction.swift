@@ -33,8 +33,9 @@ public enum AlbumsAction: Sendable, Hashable {
     /// `import [--replace] FILE|-`: append the albums of a file (or standard input) as one step,
     /// or replace the library with them.
     case importAlbums(source: String, replace: Bool)
-    /// `export [FILE|-]`: write the library in the exchange format (standard output by default).
-    case export(destination: String?)
+    /// `export [--force] [FILE|-]`: write the library in the exchange format (standard output by
+    /// default); `force` replaces a read-only file.
+    case export(destination: String?, force: Bool = false)
     /// `info`: the library's path, album count and history length.
     case info
     /// Text to print as it is, exit 0: help, the version, a completion script.

@@ -7,7 +7,8 @@ struct ExportSubcommand: AlbumsSubcommand {
         abstract: "Write the library as JSON (standard output by default).",
         discussion: """
             In the format 'albums import' reads, every field written (null when empty). FILE is \
-            replaced as a whole; if it exists it must be a regular file. For a pipe, use -.
+            replaced as a whole; if it exists it must be a regular file, and a read-only one is \
+            replaced only with --force. For a pipe, use -.
             """
     )
 
@@ -16,10 +17,13 @@ struct ExportSubcommand: AlbumsSubcommand {
     @Argument(help: ArgumentHelp("The file, or - for standard output.", valueName: "file"), completion: .file())
     var destination: String?
 
+    @Flag(name: .long, help: "Replace FILE even if it is read-only.")
+    var force = false
+
     func action() throws(UsageError) -> AlbumsAction {
         guard destination != "" else {
             throw UsageError("export needs a file path, not an empty argument", command: Self.name)
         }
-        return .export(destination: destination)
+        return .export(destination: destination, force: force)
     }
 }
