@@ -141,7 +141,8 @@ import Glibc
             let existing = folder.path + "/existing-\(String(mode, radix: 8)).json"
             try Data("old".utf8).write(to: URL(fileURLWithPath: existing))
             _ = chmod(existing, mode_t(mode))
-            let result = try await cli("export", existing)
+            // A read-only backup is replaced only when asked (ExportOntoLibraryTests).
+            let result = try await cli.run(["export"] + (mode & 0o200 == 0 ? ["--force"] : []) + [existing])
             #expect(result.status == 0, "\(result)")
             #expect(
                 try FilePermissionTests.mode(existing) == mode, "export changed a \(String(mode, radix: 8)) file's mode"
