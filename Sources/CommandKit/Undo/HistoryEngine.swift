@@ -201,14 +201,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
         }
         try storage.append(entry)
         index += 1
-        if undoLimit > 0 {
-            // Written out for a linear history: the call cost a limited push a tenth.
-            if storage.keepsBranches {
-                try enforceUndoLimit(index: &index)
-            } else if index > undoLimit {
-                try trim(index - undoLimit, index: &index)
-            }
-        }
+        try applyUndoLimit(index: &index)
         try storage.setIndex(index)
     }
 
@@ -216,12 +209,21 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     ///
     /// In a tree the limit counts every node: the oldest parked branches go first (whole), then the
     /// oldest entries of the path, never the steps that are done above them.
+    /// Trims to the undo limit after an entry was appended at `index - 1`. Inlined: for a linear
+    /// history the call to ``enforceUndoLimit(index:)`` cost a limited push a tenth.
+    @inline(__always)
+    private func applyUndoLimit(index: inout Int) throws(Storage.Failure) {
+        guard undoLimit > 0 else { return }
+        if storage.keepsBranches {
+            try enforceUndoLimit(index: &index)
+        } else if index > undoLimit {
+            try trim(index - undoLimit, index: &index)
+        }
+    }
+
+    /// Called only for a storage that keeps branches (a linear one trims in ``applyUndoLimit(index:)``).
     private func enforceUndoLimit(index: inout Int) throws(Storage.Failure) {
         guard undoLimit > 0 else { return }
-        guard storage.keepsBranches else {
-            if index > undoLimit { try trim(index - undoLimit, index: &index) }
-            return
-        }
         while storage.count + storage.parkedCount > undoLimit, let oldest = try storage.oldestParkedNode() {
             try storage.removeParkedBranch(oldest)
         }
@@ -232,8 +234,10 @@ public struct HistoryEngine<Storage: HistoryStorage> {
     /// Keeps the tree's invariant: at the path's end (`index == storage.count`), the branch a redo
     /// would follow is brought onto the path, so `canRedo` and the redo texts read the path alone.
     /// Nothing to do in a linear history.
+    /// Called only for a storage that keeps branches (each caller checks, so a linear history's
+    /// hot paths make no call).
     private func followLatestBranch(at index: Int) throws(Storage.Failure) {
-        guard storage.keepsBranches, index == storage.count else { return }
+        guard index == storage.count else { return }
         let end = storage.count == 0 ? HistoryNode.ID.root : try storage.nodeID(at: storage.count - 1)
         if let child = try storage.latestParkedChild(of: end) {
             try storage.unparkEntry(child)
@@ -610,7 +614,7 @@ public struct HistoryEngine<Storage: HistoryStorage> {
         }
         try storage.append(entry)
         var index = storage.index + 1
-        if undoLimit > 0 { try enforceUndoLimit(index: &index) }
+        try applyUndoLimit(index: &index)
         try storage.setIndex(index)
         return true
     }
