@@ -171,16 +171,14 @@ public final class LibraryAPI {
         return found.album
     }
 
-    /// Removes the album at a position if it is the one with `id` (an undone add checks it is
-    /// removing its own album), finding it once.
+    /// Removes the album with `id` (an undone add removes its own album), wherever it is now.
     ///
-    /// - Throws: ``LibraryError/Code/positionOutOfRange``, ``LibraryError/Code/storage`` when another
-    ///   album is there (`operation` names what was refused), or `DatabaseError`.
-    /// - Complexity: O(*position*): one walk of the position index, not two.
-    func removeAlbum(at position: Int, expecting id: UUID, for operation: String) throws {
-        let found = try located(at: position)
-        try Self.expect(found.album.id == id, operation)
-        try database.execute("DELETE FROM album WHERE rowid = ?", [found.rowID])
+    /// - Throws: ``LibraryError/Code/storage`` when no album has that id (`operation` names what
+    ///   was refused), or `DatabaseError`.
+    /// - Complexity: O(log *n*): found through the id's index, not by walking positions.
+    func removeAlbum(withID id: UUID, for operation: String) throws {
+        try database.execute("DELETE FROM album WHERE id = ?", [id.uuidString])
+        try Self.expect(database.changedRowCount == 1, operation)
     }
 
     /// Removes the albums at positions `first` through `first + count - 1`.

@@ -28,11 +28,12 @@ public struct AddAlbumCommand: Codable, Sendable, Hashable {
         try library.insert(album, at: position)
     }
 
-    /// Removes the album inserted by ``redo(on:)``.
+    /// Removes the album inserted by ``redo(on:)``, found by its id (an index look-up, where
+    /// finding it by position walks the library up to it).
     ///
     /// - Parameter library: The receiver.
-    /// - Throws: ``LibraryError`` when the library no longer matches the history.
+    /// - Throws: ``LibraryError`` when the album is no longer in the library.
     public mutating func undo(on library: LibraryAPI) throws {
-        try library.removeAlbum(at: position, expecting: album.id, for: "undo Add")
+        try library.removeAlbum(withID: album.id, for: "undo Add")
     }
 }

@@ -33,8 +33,12 @@ final class MemoryBranches<Entry> {
     /// The run a push extends, kept out of ``runs`` so that extending it touches no array (a
     /// count of 0: none).
     @exclusivity(unchecked) private var openRun = Run(start: 0, id: 0, count: 0)
-    /// Each path entry's recording time in whole seconds after ``epoch``: four bytes an entry.
-    @exclusivity(unchecked) private var times: [UInt32] = []
+    /// Each path entry's recording time in whole seconds after ``epoch``: four bytes an entry,
+    /// from the first entry ever kept (``pathStart`` is the path's first). A raw buffer, not an
+    /// array: an array's append checks uniqueness and capacity, a fifth of a push's extra cost.
+    @exclusivity(unchecked) private var times = UnsafeMutablePointer<UInt32>.allocate(capacity: 16)
+    @exclusivity(unchecked) private var timesCount = 0
+    @exclusivity(unchecked) private var timesCapacity = 16
     @exclusivity(unchecked) private var pathStart = 0
     /// The recording times' origin, in seconds since 1970.
     private let epoch = WallClock.seconds()
@@ -46,10 +50,12 @@ final class MemoryBranches<Entry> {
     @exclusivity(unchecked) private var nextNode = 1
     @exclusivity(unchecked) private var visits = 0
 
+    deinit { times.deallocate() }
+
     var parkedCount: Int { parkedIDs.count }
 
     /// The number of path entries.
-    private var pathCount: Int { times.count - pathStart }
+    private var pathCount: Int { timesCount - pathStart }
 
     func node(at position: Int) -> Int {
         let absolute = pathStart + position
@@ -74,14 +80,24 @@ final class MemoryBranches<Entry> {
 
     @inline(__always)
     private func appendPath(id: Int, seconds: UInt32) {
-        let absolute = times.count
-        if openRun.count > 0, openRun.start + openRun.count == absolute, openRun.id + openRun.count == id {
-            openRun.count += 1
+        // The open run always ends at the last entry (every edit of the path closes it first).
+        if openRun.count > 0, openRun.id &+ openRun.count == id {
+            openRun.count &+= 1
         } else {
             closeRun()
-            openRun = Run(start: absolute, id: id, count: 1)
+            openRun = Run(start: timesCount, id: id, count: 1)
         }
-        times.append(seconds)
+        if timesCount == timesCapacity { growTimes() }
+        times[timesCount] = seconds
+        timesCount &+= 1
+    }
+
+    private func growTimes() {
+        let larger = UnsafeMutablePointer<UInt32>.allocate(capacity: timesCapacity * 2)
+        larger.moveInitialize(from: times, count: timesCount)
+        times.deallocate()
+        times = larger
+        timesCapacity *= 2
     }
 
     /// Moves ``openRun`` into ``runs``, for the operations that edit the runs.
@@ -100,7 +116,7 @@ final class MemoryBranches<Entry> {
     func removePath(from position: Int) {
         closeRun()
         let absolute = pathStart + position
-        times.removeSubrange(absolute...)
+        timesCount = absolute
         while let last = runs.last, last.start >= absolute { runs.removeLast() }
         if let last = runs.last, last.start + last.count > absolute {
             runs[runs.count - 1].count = absolute - last.start
@@ -131,9 +147,10 @@ final class MemoryBranches<Entry> {
         for position in 0..<k { removeParkedChildren(of: node(at: position)) }
         pathStart += k
         // Compact once most of the arrays are dead, so trimming stays O(k) amortized.
-        if pathStart > 32, pathStart * 2 > times.count {
+        if pathStart > 32, pathStart * 2 > timesCount {
             closeRun()
-            times.removeFirst(pathStart)
+            times.update(from: times + pathStart, count: timesCount - pathStart)  // overlapping: a memmove
+            timesCount -= pathStart
             runs = runs.compactMap { run in
                 var run = run
                 run.start -= pathStart
@@ -151,7 +168,7 @@ final class MemoryBranches<Entry> {
     func removeAll() {
         runs.removeAll()
         openRun.count = 0
-        times.removeAll()
+        timesCount = 0
         pathStart = 0
         parked.removeAll()
         children.removeAll()
