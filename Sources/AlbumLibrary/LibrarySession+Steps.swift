@@ -1,11 +1,16 @@
+public import CommandKit
 import CommandStore
 public import Foundation
 
 extension LibrarySession {
     /// One step of the history, as `albums history` shows it.
     public struct Step: Sendable, Hashable {
-        /// The step's number: 1 for the oldest.
+        /// The step's position on the history's path: 1 for the oldest kept.
         public var number: Int
+        /// The step's node in the history's tree: the number `albums undo --to` takes. It differs
+        /// from ``number`` once a change was made after an undo (the undone steps became a branch)
+        /// or the oldest steps were trimmed.
+        public var node: HistoryNode.ID
         /// What the step did ("Delete “Best of Bowie”").
         public var text: String
         /// When it was first done, if recorded (steps recorded before history format 4 have none).
@@ -17,11 +22,13 @@ extension LibrarySession {
         ///
         /// - Parameters:
         ///   - number: 1 for the oldest.
+        ///   - node: Its node in the tree.
         ///   - text: What it did.
         ///   - time: When it was done.
         ///   - isDone: Whether it is done.
-        public init(number: Int, text: String, time: Date?, isDone: Bool) {
+        public init(number: Int, node: HistoryNode.ID, text: String, time: Date?, isDone: Bool) {
             self.number = number
+            self.node = node
             self.text = text
             self.time = time
             self.isDone = isDone
@@ -40,7 +47,9 @@ extension LibrarySession {
         let read = try history.records()
         let first = max(0, read.records.count - (limit ?? read.records.count))
         return read.records.enumerated().dropFirst(first).map { index, record in
-            Step(number: index + 1, text: record.text, time: record.date, isDone: index < read.index)
+            Step(
+                number: index + 1, node: read.nodes[index], text: record.text, time: record.date,
+                isDone: index < read.index)
         }
     }
 }

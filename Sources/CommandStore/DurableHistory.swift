@@ -270,16 +270,20 @@ public final class DurableHistory<Receiver> {
         }.value
     }
 
-    /// Every entry's record, oldest first, and the index, read in one transaction.
+    /// Every entry's record, oldest first, with its node in the tree, and the index, read in one
+    /// transaction.
     ///
-    /// The history first rereads what other processes committed, so the records and the index
-    /// describe one committed state.
-    /// - Returns: The records (`count` of them) and the number of entries done.
+    /// The history first rereads what other processes committed, so the records, their nodes and
+    /// the index describe one committed state.
+    /// - Returns: The records (`count` of them); `nodes[i]`, the node of `records[i]`: the number
+    ///   ``jump(to:expecting:)`` takes and ``tree()`` shows (it differs from the position once a
+    ///   branch was parked or early entries trimmed); and the number of entries done.
     /// - Throws: ``StoreError`` when an entry's row is missing or damaged, or a `DatabaseError`.
-    /// - Complexity: O(count): each entry's row is read without its payload.
-    public func records() throws -> (records: [HistoryRecord], index: Int) {
+    /// - Complexity: O(count): each entry's row is read without its payload, the nodes from their index.
+    public func records() throws -> (records: [HistoryRecord], nodes: [HistoryNode.ID], index: Int) {
         try readCommitted {
-            (try (0..<storage.count).map { try storage.record(at: $0) }, storage.index)
+            let records = try (0..<storage.count).map { try storage.record(at: $0) }
+            return (records, records.isEmpty ? [] : try storage.pathNodeIDs(), storage.index)
         }.value
     }
 

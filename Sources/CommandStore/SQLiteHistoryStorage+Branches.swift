@@ -26,6 +26,7 @@ struct TreeStatements {
     let neighborAfter: Statement
     let latestAtOrBefore: Statement
     let pathNodes: Statement
+    let pathNodeNumbers: Statement
     let parkedNodes: Statement
     let adopt: Statement
     /// The rows `removeBranch`, `removeHanging` and `removeAllParked` delete, for their discard actions.
@@ -124,6 +125,13 @@ struct TreeStatements {
             SELECT node, lag(node, 1, 0) OVER (ORDER BY sequence), text, coalesce(action_text, text), recorded_at
             FROM commandstore_history_entry ORDER BY sequence
             """)
+        // From the node index alone (it holds the sequence, the row's key): a row's node column
+        // comes after its payload, which a read of the row itself would walk through.
+        pathNodeNumbers = try database.prepare(
+            """
+            SELECT sequence, node FROM commandstore_history_entry INDEXED BY commandstore_history_entry_node
+            ORDER BY node
+            """)
         parkedNodes = try database.prepare(
             "SELECT node, parent, text, coalesce(action_text, text), recorded_at FROM commandstore_history_branch")
     }
@@ -167,6 +175,25 @@ extension SQLiteHistoryStorage {
                 path: database.path)
         }
         return HistoryNode.ID(node)
+    }
+
+    /// Every path entry's node, oldest first, read from the node index without touching a payload.
+    ///
+    /// Node numbers grow along the path (a child is always recorded after its parent), so the
+    /// index's order is the path's; a file where it is not is read entry by entry instead.
+    func pathNodeIDs() throws -> [HistoryNode.ID] {
+        var nodes: [HistoryNode.ID] = []
+        nodes.reserveCapacity(count)
+        var expected = sequence(at: 0)
+        var inOrder = true
+        try tree().pathNodeNumbers.readEachRow { columns in
+            let sequence = try columns.integer(at: 0)
+            inOrder = inOrder && sequence == expected
+            expected += 1
+            nodes.append(HistoryNode.ID(Int(try columns.integer(at: 1))))
+        }
+        guard !inOrder || nodes.count != count else { return nodes }
+        return try (0..<count).map { try nodeID(at: $0) }
     }
 
     func pathPosition(of node: HistoryNode.ID) throws -> Int? {

@@ -81,9 +81,14 @@ import UndoModelTesting
         #expect(history.keepsBranches)
         #expect(try list.values() == [1, 2, 9])
         #expect(try history.nodes().map(\.id.rawValue) == [1, 2, 3, 4, 5, 6])
+        // The path's records carry their nodes: 9 is step 6 at position 3.
+        let read = try history.records()
+        #expect(read.records.map(\.text) == ["c1", "c2", "c9"])
+        #expect(read.nodes.map(\.rawValue) == [1, 2, 6] && read.index == 3)
         let jump = try history.jump(to: HistoryNode.ID(5))
         #expect(jump.undone.map(\.id.rawValue) == [6] && jump.redone.map(\.id.rawValue) == [3, 4, 5])
         #expect(try list.values() == [1, 2, 3, 4, 5])
+        #expect(try history.records().nodes.map(\.rawValue) == [1, 2, 3, 4, 5])
         #expect(try history.chronologicalNeighbor(before: false) == HistoryNode.ID(6))
     }
 

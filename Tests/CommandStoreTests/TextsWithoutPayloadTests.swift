@@ -107,6 +107,8 @@ struct Counted: PersistentCommand {
         #expect(f.history.redoText == "Big")
         #expect(try (0..<3).map { try f.history.text(at: $0) } == ["Big 1", "Big 2", "Big 3"])
         #expect(try f.list.values() == [1, 2])
+        // The nodes come from their index: a row's node column lies beyond its payload.
+        #expect(try f.history.records().nodes.map(\.rawValue) == [1, 2, 3])
 
         // Running an entry reads its payload: the damage shows, and nothing changes.
         #expect(throws: (any Error).self) { try f.history.undo() }

@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import Foundation
 
 /// Formats albums and history for the command line, as text or JSON.
@@ -170,27 +171,28 @@ enum AlbumFormatter: Sendable {
     }
 
     /// `history` as text: step 0 is the start; `>` marks the current step, later steps are undone.
+    /// Each step shows its node number, the one `undo --to` takes and `history --tree` shows.
     ///
     /// - Parameters:
     ///   - steps: The steps to show, oldest first (all of them, or the last few).
-    ///   - current: The number of steps done (0: all undone).
+    ///   - current: The number of steps done (0: all undone): a position on the path.
     ///   - timeZone: The zone times are shown in.
     /// - Returns: The lines; "Start" only when `steps` begins with step 1.
     static func historyText(
         _ steps: [LibrarySession.Step], current: Int, timeZone: TimeZone = .current
     ) -> String {
-        let width = String(steps.last?.number ?? 0).count
-        func line(_ index: Int, _ time: String, _ text: String) -> String {
-            let mark = index == current ? ">" : " "
-            let number = String(repeating: " ", count: width - String(index).count) + String(index)
-            let state = index > current ? "  (undone)" : ""
+        let width = String(steps.map(\.node.rawValue).max() ?? 0).count
+        func line(_ position: Int, _ node: Int, _ time: String, _ text: String) -> String {
+            let mark = position == current ? ">" : " "
+            let number = String(repeating: " ", count: width - String(node).count) + String(node)
+            let state = position > current ? "  (undone)" : ""
             return "\(mark) \(number)  \(time)  \(text)\(state)\n"
         }
         let blank = String(repeating: " ", count: 19)
-        var text = steps.first.map { $0.number == 1 } ?? true ? line(0, blank, "Start") : ""
+        var text = steps.first.map { $0.number == 1 } ?? true ? line(0, 0, blank, "Start") : ""
         for step in steps {
             let time = step.time.map { Self.localTime($0, timeZone) } ?? blank
-            text += line(step.number, time, DisplayText.sanitized(step.text))
+            text += line(step.number, step.node.rawValue, time, DisplayText.sanitized(step.text))
         }
         return text
     }
@@ -205,7 +207,9 @@ enum AlbumFormatter: Sendable {
             "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)):\(two(parts.second))"
     }
 
-    /// `history --json`: `{"current": n, "count": m, "revision": r, "steps": [{"index": 1, "text": "...", "time": "2024-05-01T12:03:07Z", "done": true}, ...]}`.
+    /// `history --json`: `{"current": n, "count": m, "revision": r, "steps": [{"index": 1, "step": 1, "text": "...", "time": "2024-05-01T12:03:07Z", "done": true}, ...]}`:
+    /// `index` is the position on the path (what `current` counts), `step` the node number
+    /// (what `undo --to` takes).
     ///
     /// - Parameters:
     ///   - steps: The steps to show, oldest first.
@@ -216,6 +220,7 @@ enum AlbumFormatter: Sendable {
     static func historyJSON(_ steps: [LibrarySession.Step], current: Int, count: Int, revision: Int) -> String {
         struct Step: Encodable {
             var index: Int
+            var step: Int
             var text: String
             var time: String?
             var done: Bool
@@ -223,12 +228,13 @@ enum AlbumFormatter: Sendable {
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.container(keyedBy: CodingKeys.self)
                 try container.encode(index, forKey: .index)
+                try container.encode(step, forKey: .step)
                 try container.encode(text, forKey: .text)
                 try container.encode(time, forKey: .time)
                 try container.encode(done, forKey: .done)
             }
 
-            enum CodingKeys: String, CodingKey { case index, text, time, done }
+            enum CodingKeys: String, CodingKey { case index, step, text, time, done }
         }
         struct History: Encodable {
             var current: Int
@@ -242,7 +248,8 @@ enum AlbumFormatter: Sendable {
             revision: revision,
             steps: steps.map {
                 Step(
-                    index: $0.number, text: $0.text, time: $0.time.map { $0.formatted(.iso8601) }, done: $0.isDone)
+                    index: $0.number, step: $0.node.rawValue, text: $0.text,
+                    time: $0.time.map { $0.formatted(.iso8601) }, done: $0.isDone)
             }
         )
         return json(history)

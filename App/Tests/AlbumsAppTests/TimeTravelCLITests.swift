@@ -45,6 +45,30 @@ import Testing
         #expect(again.status == 1 && again.error.contains("already at step 6: nothing to undo or redo"), "\(again)")
     }
 
+    /// `history` numbers the path's steps as the tree does, so a number read there is the step
+    /// `undo --to` reaches (after a change that parked a branch, positions and numbers differ).
+    @Test func historyShowsTheStepNumbersThatUndoToTakes() async throws {
+        let (folder, cli) = try makeLibrary()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for title in ["One", "Two", "Three"] {
+            #expect(try await cli("add", "--title", title, "--artist", "A").status == 0)
+        }
+        #expect(try await cli("undo", "2").status == 0)
+        #expect(try await cli("add", "--title", "Other", "--artist", "B").status == 0)
+        let history = try await cli("history")
+        let lines = history.output.split(separator: "\n").map { $0.split(separator: " ", maxSplits: 2) }
+        #expect(lines.count == 3, "\(history)")
+        #expect(lines.last?.first == ">" && lines.last?.dropFirst().first == "4", "\(history)")
+        #expect(history.output.hasSuffix("Add “Other”\n"), "\(history)")
+        let json = try await cli("--json", "history")
+        let object = try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any]
+        let steps = object?["steps"] as? [[String: Any]] ?? []
+        #expect(steps.compactMap { $0["index"] as? Int } == [1, 2], "\(json)")
+        #expect(steps.compactMap { $0["step"] as? Int } == [1, 4], "\(json)")
+        #expect(try await cli("undo", "--to", "1").status == 0)
+        #expect(try await cli("undo", "--to", "4").output == "Redid Add “Other”\nNow at step 4\n")
+    }
+
     @Test func theTreeAsJSONGivesEachStepsParentAndTime() async throws {
         let (folder, cli) = try makeLibrary()
         defer { try? FileManager.default.removeItem(at: folder) }
