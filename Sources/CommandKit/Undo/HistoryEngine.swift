@@ -462,8 +462,10 @@ public struct HistoryEngine<Storage: HistoryStorage> {
         let origin = try currentNode()
         var jump = HistoryJump()
         guard target != origin else { return jump }
-        // What redo followed from the origin, to follow it again after a run back.
+        // What redo followed from the origin, and the clean state's node (parking its branch
+        // forgets it), to restore both after a run back.
         let originRedo = storage.index < storage.count ? try storage.nodeID(at: storage.index) : nil
+        let cleanNode = try storage.cleanIndex.map { $0 == 0 ? HistoryNode.ID.root : try storage.nodeID(at: $0 - 1) }
         do {
             try move(to: target, log: &jump)
         } catch {
@@ -476,6 +478,10 @@ public struct HistoryEngine<Storage: HistoryStorage> {
                 if let originRedo, redo != originRedo {
                     try storage.parkEntries(from: index)
                     try storage.unparkEntry(originRedo)
+                }
+                if let cleanNode, storage.cleanIndex == nil {
+                    let position = cleanNode == .root ? 0 : try storage.pathPosition(of: cleanNode).map { $0 + 1 }
+                    if let position { try storage.setCleanIndex(position) }
                 }
             } catch let rollback {
                 throw UndoError(.rollbackFailed, underlying: error, rollback: rollback)

@@ -64,10 +64,12 @@ import UndoModelTesting
         try stack.push(list.append(3))
         try stack.undo(steps: 2)
         try stack.push(list.append(4))
+        stack.setClean()  // saved here: the jump parks this branch, the run back restores it
         list.failOn = 3
         let error = #expect(throws: HistoryJumpError.self) { try stack.jump(to: HistoryNode.ID(3)) }
         #expect(error?.step == HistoryNode.ID(3) && error?.wasUndoing == false)
         #expect(list.values == [1, 4] && stack.currentNode == HistoryNode.ID(4))
+        #expect(stack.isClean && stack.cleanIndex == 2)
         list.failOn = nil
         try stack.jump(to: HistoryNode.ID(3))
         #expect(list.values == [1, 2, 3])
