@@ -201,14 +201,32 @@ extension UndoHistory {
         }
     }
 
-    /// Moves to the node's position with ``setIndex(_:)``.
+    /// Moves to the node's position with ``setIndex(_:)``, all or nothing: when a step throws,
+    /// the steps already run are run back with ``setIndex(_:)`` and the error is a
+    /// ``HistoryJumpError`` naming the step where the history stopped.
     @discardableResult
     public func jump(to node: HistoryNode.ID, expecting expected: HistoryNode.ID?) throws -> HistoryJump {
         if let expected, expected != currentNode { throw UndoError(.historyChanged) }
         guard (0...count).contains(node.rawValue) else { throw UndoError(.noSuchStep) }
         let start = index
         let texts = try (min(start, node.rawValue)..<max(start, node.rawValue)).map { try text(at: $0) }
-        try setIndex(node.rawValue)
+        do {
+            try setIndex(node.rawValue)
+        } catch {
+            // setIndex stops before the step that threw: the next one in the jump's direction.
+            let undoing = node.rawValue < start
+            let failed = undoing ? index - 1 : index
+            guard (0..<count).contains(failed) else { throw error }
+            let jumpError = HistoryJumpError(
+                step: HistoryNode.ID(failed + 1), text: (try? text(at: failed)) ?? "", wasUndoing: undoing,
+                error: error)
+            do {
+                try setIndex(start)
+            } catch let rollback {
+                throw UndoError(.rollbackFailed, underlying: jumpError, rollback: rollback)
+            }
+            throw jumpError
+        }
         var jump = HistoryJump()
         let steps = texts.enumerated().map { offset, text in
             HistoryJump.Step(id: HistoryNode.ID(min(start, node.rawValue) + offset + 1), text: text)
