@@ -1,6 +1,6 @@
 // The tree suite: what branches cost an UndoStack, side by side in one run.
 //
-//     swift run -c release command-bench tree [N] [linear|branching]
+//     swift run -c release command-bench tree [N] [linear|branching|jump]
 //
 // With a stack kind, W1 runs once on that kind only (for callgrind's instruction counts).
 // - linear vs branching: W1 (push N, undo N, redo N; WORKLOAD.md's command) on UndoStack() and on
@@ -20,10 +20,14 @@ import Darwin
 enum TreeBenchmark {
     static func run(_ arguments: [String]) throws {
         let n = arguments.first.flatMap { Int($0) } ?? 1_000_000
-        guard n >= 20 else { throw BenchmarkError("usage: command-bench tree [N >= 20] [linear|branching]") }
+        guard n >= 20 else { throw BenchmarkError("usage: command-bench tree [N >= 20] [linear|branching|jump]") }
         let counter = UnsafeMutablePointer<Int>.allocate(capacity: 1)
         defer { counter.deallocate() }
-        // One kind of stack, once: for instruction counts (`valgrind --tool=callgrind`).
+        // One workload, once: for instruction counts (`valgrind --tool=callgrind`).
+        if arguments.count > 1, arguments[1] == "jump" {
+            print("suite=tree workload=jump trunk=\(n) ns_per_jump=\(fixed(try jumps(trunk: n, counter)))")
+            return
+        }
         if arguments.count > 1 {
             let phases = try w1(n, keepsBranches: arguments[1] == "branching", counter)
             print("suite=tree workload=W1 n=\(n) stack=\(arguments[1]) push=\(fixed(phases[0]))")
