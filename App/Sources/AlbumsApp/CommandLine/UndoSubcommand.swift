@@ -10,7 +10,7 @@ struct UndoSubcommand: AlbumsSubcommand {
         abstract: "Undo the last COUNT changes (default 1), or go to any step of the history.",
         discussion: """
             Fails, changing nothing, when fewer are left. --to goes to any step of the history's tree, \
-            on any branch (its number from `albums history --tree`; 0 is the start), or to the state \
+            on any branch (its number from `albums history`, or `albums history --tree` for every branch; 0 is the start), or to the state \
             at a time: 10m, 2h, 3d ago, or 2026-12-01T10:00 (local time), 2026-12-01T10:00:05Z (UTC). \
             Every step undone and redone is printed.
             """
