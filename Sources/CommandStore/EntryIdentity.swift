@@ -13,6 +13,8 @@ struct EntryIdentity: Equatable {
     var token: Int64?
     /// Milliseconds since 1970.
     var recordedAt: Int64?
+    /// Who recorded it (``DurableHistory/author``), `nil` when nobody was named.
+    var author: String?
 
     /// The current time in milliseconds since 1970 (the realtime clock: a vDSO call, no allocation).
     static func now() -> Int64 {

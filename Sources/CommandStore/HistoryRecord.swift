@@ -36,4 +36,7 @@ public struct HistoryRecord: Sendable, Hashable, Identifiable {
     public var actionText: String
     /// When the entry was recorded (its first push), or `nil` for entries recorded before format 4.
     public var date: Date?
+    /// Who recorded it: the ``DurableHistory/author`` of the history that pushed it, or `nil`
+    /// when none was set (and for entries recorded before format 7).
+    public var author: String?
 }

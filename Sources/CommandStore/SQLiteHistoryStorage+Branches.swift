@@ -46,8 +46,8 @@ struct TreeStatements {
         // A row keeps every column when it moves between the tables (spelled out: SQL is never built).
         park = try database.prepare(
             """
-            INSERT INTO commandstore_history_branch (node, parent, visit, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload)
-            SELECT node, lag(node, 1, ?) OVER (ORDER BY sequence), ?, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload
+            INSERT INTO commandstore_history_branch (node, parent, visit, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, author, payload)
+            SELECT node, lag(node, 1, ?) OVER (ORDER BY sequence), ?, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, author, payload
             FROM commandstore_history_entry WHERE sequence >= ?
             """)
         deleteParkedFromPath = try database.prepare("DELETE FROM commandstore_history_entry WHERE sequence >= ?")
@@ -56,8 +56,8 @@ struct TreeStatements {
             "SELECT node FROM commandstore_history_branch WHERE parent = ? ORDER BY visit DESC, node DESC LIMIT 1")
         unpark = try database.prepare(
             """
-            INSERT INTO commandstore_history_entry (sequence, node, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload)
-            SELECT ?, node, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload FROM commandstore_history_branch WHERE node = ?
+            INSERT INTO commandstore_history_entry (sequence, node, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, author, payload)
+            SELECT ?, node, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, author, payload FROM commandstore_history_branch WHERE node = ?
             """)
         deleteUnparked = try database.prepare("DELETE FROM commandstore_history_branch WHERE node = ?")
         countParked = try database.prepare("SELECT count(*) FROM commandstore_history_branch")
@@ -122,18 +122,18 @@ struct TreeStatements {
             """)
         pathNodes = try database.prepare(
             """
-            SELECT node, lag(node, 1, 0) OVER (ORDER BY sequence), text, coalesce(action_text, text), recorded_at
+            SELECT node, lag(node, 1, 0) OVER (ORDER BY sequence), text, coalesce(action_text, text), recorded_at, author
             FROM commandstore_history_entry ORDER BY sequence
             """)
-        // From the node index alone (it holds the sequence, the row's key): a row's node column
-        // comes after its payload, which a read of the row itself would walk through.
+        // From the node index alone (it holds the sequence, the row's key): nothing else of the rows.
         pathNodeNumbers = try database.prepare(
             """
             SELECT sequence, node FROM commandstore_history_entry INDEXED BY commandstore_history_entry_node
             ORDER BY node
             """)
         parkedNodes = try database.prepare(
-            "SELECT node, parent, text, coalesce(action_text, text), recorded_at FROM commandstore_history_branch")
+            "SELECT node, parent, text, coalesce(action_text, text), recorded_at, author FROM commandstore_history_branch"
+        )
     }
 }
 
@@ -321,6 +321,7 @@ extension SQLiteHistoryStorage {
             id: HistoryNode.ID(try row.decode(Int.self, at: 0)),
             parent: HistoryNode.ID(try row.decode(Int.self, at: 1)),
             text: try row.decode(String.self, at: 2), actionText: try row.decode(String.self, at: 3),
-            recordedAt: try row.decode(Int64?.self, at: 4), isOnPath: isOnPath)
+            recordedAt: try row.decode(Int64?.self, at: 4), author: try row.decode(String?.self, at: 5),
+            isOnPath: isOnPath)
     }
 }

@@ -73,6 +73,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
     @exclusivity(unchecked) private var rowBuffer: [DatabaseValue] = []
     /// The number the next recorded step takes (never reused, across processes: see ``reload()``).
     @exclusivity(unchecked) var nextNode: Int64 = 1
+    /// The author recorded with each new entry (``DurableHistory/author``).
+    @exclusivity(unchecked) var author: String?
     /// Whether rows were deleted since the header was written: the largest number left may then be
     /// below a number already given, so the header must keep ``nextNode`` (a push at the top, whose
     /// row holds the largest number, leaves the header alone).
@@ -196,7 +198,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
         // The payload comes after these columns in the row: SQLite reads them without reading it.
         selectEntry = try database.prepare(
             """
-            SELECT kind, version, text, action_text, merge_id, significant, step_id, recorded_at
+            SELECT kind, version, text, action_text, merge_id, significant, step_id, recorded_at, author
             FROM commandstore_history_entry WHERE sequence = ?
             """
         )
@@ -204,8 +206,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
         insertEntry = try database.prepare(
             """
             INSERT INTO commandstore_history_entry
-                (kind, version, text, action_text, merge_id, significant, payload, sequence, step_id, recorded_at, node)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                (kind, version, text, action_text, merge_id, significant, payload, sequence, step_id, recorded_at, node, author)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         )
         updateEntry = try database.prepare(
@@ -488,7 +490,8 @@ final class SQLiteHistoryStorage: HistoryStorage {
             payload: nil
         )
         let identity = EntryIdentity(
-            token: try row.decode(Int64?.self, at: 6), recordedAt: try row.decode(Int64?.self, at: 7))
+            token: try row.decode(Int64?.self, at: 6), recordedAt: try row.decode(Int64?.self, at: 7),
+            author: try row.decode(String?.self, at: 8))
         let entry = Entry(content: .stored(stored, decoding(at: position, sequence: sequence)))
         remember(entry, stored, identity, at: sequence)
         return (entry, stored, identity)
@@ -564,6 +567,7 @@ final class SQLiteHistoryStorage: HistoryStorage {
             rowBuffer.append(identity.recordedAt.map { .integer($0) } ?? .null)
         }
         if let node { rowBuffer.append(.integer(node)) }
+        if let identity { rowBuffer.append(identity.author.map { .text($0) } ?? .null) }
         return rowBuffer
     }
 
@@ -582,14 +586,15 @@ final class SQLiteHistoryStorage: HistoryStorage {
             id: HistoryRecord.ID(sequence: sequence(at: position), token: identity.token),
             text: stored.text,
             actionText: stored.actionText,
-            date: identity.recordedAt.map { Date(timeIntervalSince1970: Double($0) / 1000) }
+            date: identity.recordedAt.map { Date(timeIntervalSince1970: Double($0) / 1000) },
+            author: identity.author
         )
     }
 
     func append(_ entry: Entry) throws {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: count)
-        let identity = EntryIdentity(token: tokens.next(), recordedAt: EntryIdentity.now())
+        let identity = EntryIdentity(token: tokens.next(), recordedAt: EntryIdentity.now(), author: author)
         try insertEntry.execute(values: rowValues(stored, sequence: sequence, identity: identity, node: nextNode))
         nextNode += 1
         count += 1

@@ -141,6 +141,58 @@ enum StoreSchema {
                     );
                     CREATE INDEX commandstore_history_branch_parent ON commandstore_history_branch (parent, visit);
                     """),
+            // Format 7 records each step's author (an opaque name the application gives,
+            // `DurableHistory.author`; NULL for migrated steps and for steps pushed without one), and
+            // rebuilds both tables so that the node and the author come before the payload, like
+            // the identity and time: reading a step's record never reads a large payload's overflow
+            // pages. Programs reading version 6 would record no author, hence a new version.
+            Migration(
+                version: 7, name: "step authors",
+                sql: """
+                    CREATE TABLE commandstore_history_entry_7 (
+                        sequence INTEGER PRIMARY KEY,
+                        kind TEXT,
+                        version INTEGER,
+                        text TEXT,
+                        action_text TEXT,
+                        merge_id INTEGER,
+                        significant INTEGER,
+                        step_id INTEGER,
+                        recorded_at INTEGER,
+                        node INTEGER,
+                        author TEXT,
+                        payload BLOB
+                    );
+                    INSERT INTO commandstore_history_entry_7
+                        (sequence, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, node, payload)
+                        SELECT sequence, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, node, payload
+                        FROM commandstore_history_entry;
+                    DROP TABLE commandstore_history_entry;
+                    ALTER TABLE commandstore_history_entry_7 RENAME TO commandstore_history_entry;
+                    CREATE UNIQUE INDEX commandstore_history_entry_node ON commandstore_history_entry (node);
+                    CREATE TABLE commandstore_history_branch_7 (
+                        node INTEGER PRIMARY KEY,
+                        parent INTEGER NOT NULL,
+                        visit INTEGER NOT NULL,
+                        kind TEXT,
+                        version INTEGER,
+                        text TEXT,
+                        action_text TEXT,
+                        merge_id INTEGER,
+                        significant INTEGER,
+                        step_id INTEGER,
+                        recorded_at INTEGER,
+                        author TEXT,
+                        payload BLOB
+                    );
+                    INSERT INTO commandstore_history_branch_7
+                        (node, parent, visit, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload)
+                        SELECT node, parent, visit, kind, version, text, action_text, merge_id, significant, step_id, recorded_at, payload
+                        FROM commandstore_history_branch;
+                    DROP TABLE commandstore_history_branch;
+                    ALTER TABLE commandstore_history_branch_7 RENAME TO commandstore_history_branch;
+                    CREATE INDEX commandstore_history_branch_parent ON commandstore_history_branch (parent, visit);
+                    """),
         ])
 
     /// Writes the identity of a new store: application ID and the version table.

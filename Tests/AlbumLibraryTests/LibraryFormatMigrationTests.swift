@@ -29,7 +29,7 @@ import Testing
 
         let session = try LibrarySession.open(path: path)
         defer { session.database.close() }
-        #expect(try session.database.schemaVersion(of: "commandstore") == 6)
+        #expect(try session.database.schemaVersion(of: "commandstore") == 7)
         #expect(try session.library.albums() == exported)
         let history = try session.historySteps()
         #expect(
@@ -63,7 +63,7 @@ import Testing
 
         let session = try LibrarySession.open(path: path)
         defer { session.database.close() }
-        #expect(try session.database.schemaVersion(of: "commandstore") == 6)
+        #expect(try session.database.schemaVersion(of: "commandstore") == 7)
         #expect(try session.library.albums() == exported)
         let history = try session.historySteps()
         #expect(

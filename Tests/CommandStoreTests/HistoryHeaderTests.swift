@@ -97,7 +97,7 @@ import Testing
             db.close()
         }
         let (db, _, history) = try open(path)
-        #expect(try db.schemaVersion(of: "commandstore") == 6)
+        #expect(try db.schemaVersion(of: "commandstore") == 7)
         #expect(try db.fetchOne(Self.header)?.values == [0, nil, nil, 0])
         #expect(history.count == 4 && history.index == 4 && history.undoText == "Append")
     }
@@ -120,7 +120,7 @@ import Testing
             db.close()
         }
         let (db, list, history) = try open(path)
-        #expect(try db.schemaVersion(of: "commandstore") == 6)
+        #expect(try db.schemaVersion(of: "commandstore") == 7)
         #expect(try db.fetchOne(Self.header)?.values == [0, 5, 4, 4])
         #expect(
             try db.fetchOne("SELECT typeof(sequence) FROM commandstore_history_entry ORDER BY sequence LIMIT 1")?.values
@@ -147,7 +147,7 @@ import Testing
             db.close()
         }
         let (db, list, history) = try open(path)
-        #expect(try db.schemaVersion(of: "commandstore") == 6)
+        #expect(try db.schemaVersion(of: "commandstore") == 7)
         #expect(try db.fetchOne(Self.header)?.values == [0, 3, 2, 0])
         #expect(history.count == 3 && history.index == 2 && history.redoText == "Append")
         // Migrated entries have no token or time: named by their sequence, dated nil.

@@ -150,7 +150,7 @@ import Testing
         }
         let (db, list, history) = try Self.open(path)
         defer { db.close() }
-        #expect(try db.schemaVersion(of: "commandstore") == 6)
+        #expect(try db.schemaVersion(of: "commandstore") == 7)
         #expect(history.revision == 0)
         #expect(history.count == 4 && history.index == 3)
         #expect(try (0..<4).map { try history.text(at: $0) } == ["Append 1", "Append 2", "Append 3", "Append 4"])

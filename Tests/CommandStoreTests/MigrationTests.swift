@@ -28,7 +28,7 @@ import Testing
             configuration: createConfiguration()
         )
         #expect(try db.schemaVersion(of: "albums") == 2)
-        #expect(try db.schemaVersion(of: "commandstore") == 6)
+        #expect(try db.schemaVersion(of: "commandstore") == 7)
         #expect(try db.schemaVersion(of: "other") == nil)
         try db.execute("INSERT INTO album (title, year) VALUES (?, ?)", ["Blue", 1971])
         let attributes = try FileManager.default.attributesOfItem(atPath: path)

@@ -41,17 +41,24 @@ public struct HistoryNode: Sendable, Hashable, Identifiable {
     /// When the step was recorded, in milliseconds since 1970 (UTC), or `nil` when unknown (a step
     /// migrated from a format that did not record it).
     public var recordedAt: Int64?
+    /// Who recorded the step, when the history records authors (CommandStore's
+    /// `DurableHistory.author`); `nil` otherwise.
+    public var author: String?
     /// Whether the node is on the current path: done (at or below the current state) or on the redo
     /// steps that ``UndoHistory/redo()`` follows.
     public var isOnPath: Bool
 
     /// Creates a node description.
-    public init(id: ID, parent: ID, text: String, actionText: String, recordedAt: Int64?, isOnPath: Bool) {
+    public init(
+        id: ID, parent: ID, text: String, actionText: String, recordedAt: Int64?, author: String? = nil,
+        isOnPath: Bool
+    ) {
         self.id = id
         self.parent = parent
         self.text = text
         self.actionText = actionText
         self.recordedAt = recordedAt
+        self.author = author
         self.isOnPath = isOnPath
     }
 }
