@@ -15,6 +15,8 @@ extension LibrarySession {
         public var text: String
         /// When it was first done, if recorded (steps recorded before history format 4 have none).
         public var time: Date?
+        /// Who made it, if recorded (steps recorded before history format 7 have none).
+        public var author: String?
         /// Whether it is done (not undone).
         public var isDone: Bool
 
@@ -25,31 +27,36 @@ extension LibrarySession {
         ///   - node: Its node in the tree.
         ///   - text: What it did.
         ///   - time: When it was done.
+        ///   - author: Who made it.
         ///   - isDone: Whether it is done.
-        public init(number: Int, node: HistoryNode.ID, text: String, time: Date?, isDone: Bool) {
+        public init(number: Int, node: HistoryNode.ID, text: String, time: Date?, author: String? = nil, isDone: Bool) {
             self.number = number
             self.node = node
             self.text = text
             self.time = time
+            self.author = author
             self.isDone = isDone
         }
     }
 
-    /// The history's last steps, oldest first, with their times.
+    /// The history's last steps, oldest first, with their times and authors.
     ///
-    /// - Parameter limit: How many of the most recent steps; `nil` for all of them.
+    /// - Parameters:
+    ///   - limit: How many of the most recent steps (of that author's, with `author`); `nil` for all.
+    ///   - author: Only the steps this author made; `nil` for everyone's.
     /// - Returns: The steps.
     /// - Throws: `StoreError` or `DatabaseError` if the history cannot be read.
     /// - Complexity: O(*n*) rows read, without their payloads.
-    public func steps(last limit: Int? = nil) throws -> [Step] {
+    public func steps(last limit: Int? = nil, by author: String? = nil) throws -> [Step] {
         // One read of every record (no payloads) and the index, so the steps agree with each other
         // whatever another process commits meanwhile.
         let read = try history.records()
-        let first = max(0, read.records.count - (limit ?? read.records.count))
-        return read.records.enumerated().dropFirst(first).map { index, record in
-            Step(
-                number: index + 1, node: read.nodes[index], text: record.text, time: record.date,
+        let steps = read.records.enumerated().compactMap { index, record -> Step? in
+            guard author == nil || record.author == author else { return nil }
+            return Step(
+                number: index + 1, node: read.nodes[index], text: record.text, time: record.date, author: record.author,
                 isDone: index < read.index)
         }
+        return Array(steps.suffix(limit ?? steps.count))
     }
 }

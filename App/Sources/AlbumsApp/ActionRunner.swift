@@ -73,7 +73,12 @@ struct ActionRunner {
                     ? AlbumFormatter.historyTreeJSON(tree.nodes, current: tree.current)
                     : AlbumFormatter.historyTree(tree.nodes, current: tree.current))
         case .history(let limit):
-            let steps = try session.steps(last: limit)
+            // Read-only: the --author given names whose steps to show (never the default author).
+            let steps = try session.steps(
+                last: limit,
+                by: try options.author.map { name throws(UsageError) in
+                    try AuthorName.checked(name, source: "--author")
+                })
             let current = session.history.index
             console.write(
                 options.json
@@ -143,6 +148,7 @@ struct ActionRunner {
     func report(_ result: ChangeResult, _ line: String) {
         var result = result
         result.revision = session.history.revision
+        result.author = session.history.author
         console.write(options.json ? AlbumFormatter.resultJSON(result) : line + "\n")
     }
 

@@ -9,15 +9,16 @@ extension AlbumFormatter {
     /// path (done, or the redo steps `albums redo` follows); the rest are other branches.
     ///
     /// ```
-    /// * 0                       Start
-    /// * 1  2026-12-02 10:00:00  Add “A”
-    ///   └ 2  2026-12-02 10:01:00  Delete “B”
-    /// > 3  2026-12-02 10:02:00  Edit “A”
+    /// * 0                              Start
+    /// * 1  2026-12-02 10:00:00  ada    Add “A”
+    ///   └ 2  2026-12-02 10:01:00  grace  Delete “B”
+    /// > 3  2026-12-02 10:02:00  ada    Edit “A”
     /// ```
     static func historyTree(_ nodes: [HistoryNode], current: HistoryNode.ID, timeZone: TimeZone = .current) -> String {
         let rows = HistoryTreeLayout.rows(nodes, current: current)
         let width = String(nodes.map(\.id.rawValue).max() ?? 0).count
         let blank = String(repeating: " ", count: 19)
+        let author = authorColumn(nodes.map(\.author))
         var text = ""
         for (offset, row) in rows.enumerated() {
             let mark = row.id == current ? ">" : row.node?.isOnPath ?? true ? "*" : " "
@@ -27,13 +28,14 @@ extension AlbumFormatter {
                 row.node?.recordedAt.map { localTime(Date(timeIntervalSince1970: Double($0) / 1000), timeZone) }
                 ?? blank
             let step = row.node.map { DisplayText.sanitized($0.text) } ?? "Start"
-            text += "\(mark) \(indent)\(number)  \(time)  \(step)\n"
+            text += "\(mark) \(indent)\(number)  \(time)  \(author(row.node?.author))\(step)\n"
         }
         return text
     }
 
     /// `history --tree --json`: `{"current": n, "steps": [{"id": 1, "parent": 0, "text": "…",
-    /// "time": "2026-12-02T10:00:00Z", "onPath": true}, …]}`, oldest first.
+    /// "time": "2026-12-02T10:00:00Z", "author": "ada", "onPath": true}, …]}`, oldest first
+    /// (`author` left out for a step recorded without one).
     static func historyTreeJSON(_ nodes: [HistoryNode], current: HistoryNode.ID) -> String {
         struct Step: Encodable {
             var id: Int
@@ -41,6 +43,7 @@ extension AlbumFormatter {
             var text: String
             /// ISO 8601 in UTC, as `history --json` writes times.
             var time: String?
+            var author: String?
             var onPath: Bool
         }
         struct Tree: Encodable {
@@ -52,7 +55,7 @@ extension AlbumFormatter {
             Step(
                 id: node.id.rawValue, parent: node.parent.rawValue, text: node.text,
                 time: node.recordedAt.map { iso.string(from: Date(timeIntervalSince1970: Double($0) / 1000)) },
-                onPath: node.isOnPath)
+                author: node.author, onPath: node.isOnPath)
         }
         return json(Tree(current: current.rawValue, steps: steps))
     }

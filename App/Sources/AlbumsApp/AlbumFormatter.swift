@@ -189,12 +189,25 @@ enum AlbumFormatter: Sendable {
             return "\(mark) \(number)  \(time)  \(text)\(state)\n"
         }
         let blank = String(repeating: " ", count: 19)
-        var text = steps.first.map { $0.number == 1 } ?? true ? line(0, 0, blank, "Start") : ""
+        let author = authorColumn(steps.map(\.author))
+        var text = steps.first.map { $0.number == 1 } ?? true ? line(0, 0, blank, author(nil) + "Start") : ""
         for step in steps {
             let time = step.time.map { Self.localTime($0, timeZone) } ?? blank
-            text += line(step.number, step.node.rawValue, time, DisplayText.sanitized(step.text))
+            text += line(step.number, step.node.rawValue, time, author(step.author) + DisplayText.sanitized(step.text))
         }
         return text
+    }
+
+    /// The author column of a history listing: each name padded to the longest, then two spaces;
+    /// no column at all when no step has an author (a history recorded before authors).
+    static func authorColumn(_ authors: [String?]) -> (String?) -> String {
+        let names = authors.map { $0.map(DisplayText.sanitized) }
+        let width = names.map { $0?.count ?? 0 }.max() ?? 0
+        guard width > 0 else { return { _ in "" } }
+        return { author in
+            let name = author.map(DisplayText.sanitized) ?? ""
+            return name + String(repeating: " ", count: width - name.count) + "  "
+        }
     }
 
     /// `2024-05-01 14:03:07`: sortable, the same on every machine's locale.
@@ -223,6 +236,7 @@ enum AlbumFormatter: Sendable {
             var step: Int
             var text: String
             var time: String?
+            var author: String?
             var done: Bool
 
             func encode(to encoder: any Encoder) throws {
@@ -231,10 +245,11 @@ enum AlbumFormatter: Sendable {
                 try container.encode(step, forKey: .step)
                 try container.encode(text, forKey: .text)
                 try container.encode(time, forKey: .time)
+                try container.encodeIfPresent(author, forKey: .author)
                 try container.encode(done, forKey: .done)
             }
 
-            enum CodingKeys: String, CodingKey { case index, step, text, time, done }
+            enum CodingKeys: String, CodingKey { case index, step, text, time, author, done }
         }
         struct History: Encodable {
             var current: Int
@@ -249,7 +264,7 @@ enum AlbumFormatter: Sendable {
             steps: steps.map {
                 Step(
                     index: $0.number, step: $0.node.rawValue, text: $0.text,
-                    time: $0.time.map { $0.formatted(.iso8601) }, done: $0.isDone)
+                    time: $0.time.map { $0.formatted(.iso8601) }, author: $0.author, done: $0.isDone)
             }
         )
         return json(history)

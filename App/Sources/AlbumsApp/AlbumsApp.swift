@@ -99,6 +99,13 @@ public enum AlbumsApp: Sendable {
             console.writeErrorLine("albums: \(describe(error))")
             return (failureExitCode, false)
         }
+        let author: String
+        do {
+            author = try AuthorName.resolve(explicit: request.options.author, environment: environment)
+        } catch {
+            console.writeErrorLine(error.description)
+            return (UsageError.exitCode, false)
+        }
         // A mistyped --db would otherwise make a new library without a word.
         let isNew = access(path, F_OK) != 0
         let interactive = request.action == .interactive && console.outputIsTerminal && console.inputIsTerminal
@@ -127,6 +134,7 @@ public enum AlbumsApp: Sendable {
             console.writeErrorLine("albums: the library did not open")
             return (failureExitCode, false)
         }
+        session.history.author = author
         if isNew && state.seededDefaults {
             console.writeError("albums: created a new library at \(DisplayText.sanitized(path))\n")
         }
@@ -157,10 +165,14 @@ public enum AlbumsApp: Sendable {
     /// `ProcessInfo.environment` copies every variable into a dictionary, a twentieth of a short
     /// command's run; these few come from `getenv` directly.
     ///
-    /// - Returns: `ALBUMS_DB`, `XDG_DATA_HOME`, `HOME`, `COLUMNS` and the tests' commit gate, when set.
+    /// - Returns: `ALBUMS_DB`, `ALBUMS_AUTHOR`, `USER`, `LOGNAME`, `XDG_DATA_HOME`, `HOME`, `COLUMNS`
+    ///   and the tests' commit gate, when set.
     public static func environment() -> [String: String] {
         var found: [String: String] = [:]
-        for name in ["ALBUMS_DB", "XDG_DATA_HOME", "HOME", "COLUMNS", TestCommitGate.variable] {
+        for name in [
+            "ALBUMS_DB", "ALBUMS_AUTHOR", "USER", "LOGNAME", "XDG_DATA_HOME", "HOME", "COLUMNS",
+            TestCommitGate.variable,
+        ] {
             if let value = getenv(name) { found[name] = String(cString: value) }
         }
         return found

@@ -20,6 +20,8 @@ struct ChangeResult: Encodable, Sendable, Hashable {
     /// The history revision the change committed (`DurableHistory.revision`): every change of the
     /// library, from any process, takes the next one, so results can be put in commit order.
     var revision: Int?
+    /// Who made the change (`--author`, `ALBUMS_AUTHOR` or login@host), as the history records it.
+    var author: String?
 
     /// Creates a result.
     ///

@@ -28,7 +28,8 @@ public enum AlbumsAction: Sendable, Hashable {
     case undoTo(HistoryTarget)
     /// `history --tree`: every step of the tree, the current one marked.
     case historyTree
-    /// `history [--limit N]`: each step's text and time, the current position marked.
+    /// `history [--limit N]`: each step's text, time and author, the current position marked
+    /// (with `--author NAME`, only that author's steps).
     case history(limit: Int?)
     /// `import [--replace] FILE|-`: append the albums of a file (or standard input) as one step,
     /// or replace the library with them.

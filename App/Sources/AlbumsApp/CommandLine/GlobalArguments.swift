@@ -14,6 +14,12 @@ struct GlobalArguments: ParsableArguments {
     )
     var db: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The name recorded with each change (default: $ALBUMS_AUTHOR, else login@host).",
+            valueName: "name"))
+    var author: String?
+
     @Flag(name: [.customShort("j"), .long], help: "Print results as JSON (every subcommand).")
     var json = false
 
@@ -23,6 +29,6 @@ struct GlobalArguments: ParsableArguments {
     /// The checked options.
     func options() throws(UsageError) -> GlobalOptions {
         if let db, db.isEmpty { throw UsageError("--db needs a file path") }
-        return GlobalOptions(databasePath: db, json: json, launchReport: launchReport)
+        return GlobalOptions(databasePath: db, json: json, launchReport: launchReport, author: author)
     }
 }

@@ -1,7 +1,9 @@
-/// The options that apply to every command: `--db PATH`, `--json`, `--launch-report`.
+/// The options that apply to every command: `--db PATH`, `--author NAME`, `--json`, `--launch-report`.
 public struct GlobalOptions: Sendable, Hashable {
     /// The library file given with `--db`, if any.
     public var databasePath: String?
+    /// The author given with `--author`, if any (checked when the command runs).
+    public var author: String?
     /// Whether results are printed as JSON.
     public var json: Bool
     /// Whether to print the launch report on standard error after the command.
@@ -13,8 +15,10 @@ public struct GlobalOptions: Sendable, Hashable {
     ///   - databasePath: The library file given with `--db`.
     ///   - json: Whether to print JSON.
     ///   - launchReport: Whether to print the launch report.
-    public init(databasePath: String? = nil, json: Bool = false, launchReport: Bool = false) {
+    ///   - author: The name to record with each step.
+    public init(databasePath: String? = nil, json: Bool = false, launchReport: Bool = false, author: String? = nil) {
         self.databasePath = databasePath
+        self.author = author
         self.json = json
         self.launchReport = launchReport
     }

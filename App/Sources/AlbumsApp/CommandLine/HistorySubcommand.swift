@@ -1,13 +1,15 @@
 import ArgumentParser
 
-/// `albums history [--limit N]`.
+/// `albums history [--limit N] [--author NAME]`, `albums history --tree`.
 struct HistorySubcommand: AlbumsSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Show each step with its time, the current position marked.",
+        abstract: "Show each step with its time and author, the current position marked.",
         discussion: """
             Oldest first; > marks where the library is now. Steps after the mark are undone and can \
-            be redone. With --json: each step's time in ISO 8601.
+            be redone. Each step's number is the one `albums undo --to` takes. With --author NAME \
+            (before or after `history`): only NAME's steps. With --json: each step's time in ISO 8601 \
+            and its author.
             """
     )
 

@@ -2,7 +2,8 @@ import AlbumLibrary
 
 /// The everyday command lines, parsed without ArgumentParser: `list`, `show ALBUM`,
 /// `delete ALBUM`, `move ALBUM TO`, `undo [COUNT]`, `redo [COUNT]`, `history`, `info`,
-/// `export [FILE]`, and no subcommand, with `--db PATH`, `--json` (`-j`) and `--launch-report`.
+/// `export [FILE]`, and no subcommand, with `--db PATH`, `--author NAME`, `--json` (`-j`) and
+/// `--launch-report`.
 ///
 /// Why: ArgumentParser builds its whole command tree through reflection on every run, which costs
 /// a `list` or `undo` process about a third of its time (BENCHMARKS.md, "Start-up"). A line this
@@ -33,6 +34,10 @@ enum QuickParse {
                     !words[index].hasPrefix("-")
                 else { return nil }
                 options.databasePath = words[index]
+                index += 1
+            case "--author":
+                guard options.author == nil, index < words.count, !words[index].hasPrefix("-") else { return nil }
+                options.author = words[index]
                 index += 1
             default:
                 guard !word.hasPrefix("-") else { return nil }
