@@ -230,6 +230,33 @@ public final class LibraryAPI {
         return found.album
     }
 
+    /// Gives the album with `album`'s id `album`'s values (a selective undo or redo of an edit,
+    /// which finds its album by id wherever other changes have moved it).
+    ///
+    /// - Throws: ``LibraryError/Code/storage`` when no album has that id (`operation` names what
+    ///   was refused), or `DatabaseError`.
+    func replaceAlbum(withIDOf album: Album, for operation: String) throws {
+        try database.execute(
+            """
+            UPDATE album SET title = ?, artist = ?, genre = ?, year = ?, cover = ?, search_text = ?
+            WHERE id = ?
+            """,
+            [
+                album.title, album.artist, album.genre, album.year, album.coverURL?.absoluteString,
+                SearchText.of(album), album.id.uuidString,
+            ]
+        )
+        try Self.expect(database.changedRowCount == 1, operation)
+    }
+
+    /// The album with an id, or `nil`.
+    func album(withID id: UUID) throws -> Album? {
+        var found: Album?
+        let statement = try database.cachedStatement("SELECT \(Self.columns) FROM album WHERE id = ?")
+        try statement.readEachRow([id.uuidString]) { columns in found = try Self.album(from: columns) }
+        return found
+    }
+
     /// Moves the album at `from` so that it ends up at `to`.
     ///
     /// - Parameters:

@@ -44,6 +44,9 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The history is not what the caller showed: another process changed it meanwhile.
         /// Nothing was done.
         public static let historyChanged = Code(rawValue: "history-changed")
+        /// An author's own change cannot be undone (or redone) on its own: a later change by
+        /// someone else touched the same album. Nothing was done.
+        public static let conflict = Code(rawValue: "conflict")
         /// A jump named a step that is not in the history's tree.
         public static let noSuchStep = Code(rawValue: "no-such-step")
         /// The library's storage failed (disk full, permissions, corruption).

@@ -13,6 +13,25 @@ extension DurableHistory {
         (try? engine.currentNode()) ?? .root
     }
 
+    /// The node of the entry at a position of the current path: the number ``jump(to:expecting:)``
+    /// takes. Inside an operation (a `push(_:)` whose command is being made), of the state being
+    /// changed.
+    ///
+    /// - Parameter position: A position in `0..<count`.
+    /// - Throws: ``StoreError/Code/historyChanged`` when the position is gone, or a `DatabaseError`.
+    /// - Complexity: One indexed row, without its payload.
+    public func node(at position: Int) throws -> HistoryNode.ID {
+        try readCommitted {
+            guard (0..<storage.count).contains(position) else {
+                throw StoreError(
+                    .historyChanged,
+                    "\(database.path): history entry \(position) is gone (the history has \(storage.count) entries now)",
+                    path: database.path)
+            }
+            return try storage.nodeID(at: position)
+        }.value
+    }
+
     /// Every node of the tree, oldest first, read from what is committed now.
     /// - Complexity: O(n log n) for n nodes.
     public func nodes() throws -> [HistoryNode] {

@@ -287,6 +287,15 @@ public final class DurableHistory<Receiver> {
         }.value
     }
 
+    /// The number of entries done, as committed now; inside an operation (the `makeCommand` of
+    /// ``push(_:)-8jx3w``), of the state that operation changes, where ``index`` is the last
+    /// operation's.
+    ///
+    /// - Throws: A `DatabaseError` if the header cannot be read.
+    public func committedIndex() throws -> Int {
+        try readCommitted { storage.index }.value
+    }
+
     /// Decodes every entry, and throws the first problem: an unknown kind, a version this program
     /// cannot read, data that does not decode.
     ///

@@ -52,6 +52,13 @@ extension MoveAlbumCommand: PersistentCommand {
     public static let kind = "albums.move"
 }
 
+extension RevertStepCommand: PersistentCommand {
+    /// The album library.
+    public typealias Receiver = LibraryAPI
+    /// The stored kind: `albums.revert`.
+    public static let kind = "albums.revert"
+}
+
 extension ImportAlbumsCommand: PersistentCommand {
     /// The album library.
     public typealias Receiver = LibraryAPI
@@ -74,6 +81,7 @@ extension LibraryAPI {
         registry.register(DeleteAlbumCommand.self)
         registry.register(EditAlbumCommand.self)
         registry.register(MoveAlbumCommand.self)
+        registry.register(RevertStepCommand.self)
         // An import's entry leaving the history (a dropped redo tail, a trim, a clear) releases
         // the albums it staged for a redo.
         registry.register(ImportAlbumsCommand.self) { command, library in

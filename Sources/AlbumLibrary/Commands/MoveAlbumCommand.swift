@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Moves an album from one position to another; undo moves it back.
 public struct MoveAlbumCommand: Codable, Sendable, Hashable {
     /// The album's position before the move (1-based).
@@ -6,6 +8,9 @@ public struct MoveAlbumCommand: Codable, Sendable, Hashable {
     public var to: Int
     /// The moved album's title, known once the command has run (for the history's text).
     public var title: String?
+    /// The moved album's id, recorded by the first ``redo(on:)`` (`nil` in steps recorded before
+    /// albums kept it): what a selective undo checks a later move against.
+    public var albumID: UUID?
 
     /// Creates the command.
     ///
@@ -27,7 +32,9 @@ public struct MoveAlbumCommand: Codable, Sendable, Hashable {
     /// - Parameter library: The receiver.
     /// - Throws: ``LibraryError`` when a position is out of range.
     public mutating func redo(on library: LibraryAPI) throws {
-        title = try library.moveAlbum(from: from, to: to).title
+        let moved = try library.moveAlbum(from: from, to: to)
+        title = moved.title
+        albumID = moved.id
     }
 
     /// Moves the album back.

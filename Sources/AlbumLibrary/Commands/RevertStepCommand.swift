@@ -1,0 +1,125 @@
+import Foundation
+
+/// Undoes one earlier step on its own ("undo mine"), or does it again ("redo mine"), as a new
+/// step on the current branch: the steps made after it by others stay as they are.
+///
+/// Made by ``LibrarySession/undoMine(author:)`` and ``LibrarySession/redoMine(author:)``, only
+/// after they checked, inside the write transaction, that no later step touched what this one
+/// touches. It finds its album by id, and a position it needs (where a deleted album goes back)
+/// was rebased over the later steps when it was made.
+public struct RevertStepCommand: Codable, Sendable, Hashable {
+    /// The change reverted: an add, a delete or an edit (the kinds whose inverse can be applied
+    /// wherever other changes have moved the album).
+    public enum Change: Codable, Sendable, Hashable {
+        case add(AddAlbumCommand)
+        case delete(DeleteAlbumCommand)
+        case edit(EditAlbumCommand)
+
+        var step: AlbumStep {
+            switch self {
+            case .add(let add): .add(add)
+            case .delete(let delete): .delete(delete)
+            case .edit(let edit): .edit(edit)
+            }
+        }
+
+        var text: String {
+            switch self {
+            case .add(let add): add.text
+            case .delete(let delete): delete.text
+            case .edit(let edit): edit.text
+            }
+        }
+    }
+
+    /// How a step moved positions, for the steps after it that rebase theirs.
+    enum Effect: Hashable {
+        case inserted(at: Int)
+        case removed(at: Int)
+        case none
+    }
+
+    /// The change this step reverts (or, with ``reapplies``, does again).
+    public var change: Change
+    /// The node of the step that made the change.
+    public var step: Int
+    /// `false`: the change is undone (undo mine); `true`: it is done again (redo mine).
+    public var reapplies: Bool
+    /// Where the album goes in, or where it was when it went out, when this step runs.
+    public var position: Int
+
+    /// Creates the command; ``LibrarySession/undoMine(author:)`` makes it after its checks.
+    public init(change: Change, step: Int, reapplies: Bool, position: Int) {
+        self.change = change
+        self.step = step
+        self.reapplies = reapplies
+        self.position = position
+    }
+
+    /// "Undo Delete “X” (step 12)", "Redo Delete “X” (step 12)".
+    public var text: String { "\(reapplies ? "Redo" : "Undo") \(change.text) (step \(step))" }
+
+    /// Whether this step's redo inserts the album (rather than removing it or editing it).
+    private var redoInserts: Bool? {
+        switch change {
+        case .add: reapplies
+        case .delete: !reapplies
+        case .edit: nil
+        }
+    }
+
+    var effect: Effect {
+        guard let inserts = redoInserts else { return .none }
+        return inserts ? .inserted(at: position) : .removed(at: position)
+    }
+
+    /// Reverts the change (or, with ``reapplies``, does it again).
+    public mutating func redo(on library: LibraryAPI) throws {
+        try run(on: library, forward: !reapplies)
+    }
+
+    /// The opposite of ``redo(on:)``.
+    public mutating func undo(on library: LibraryAPI) throws {
+        try run(on: library, forward: reapplies)
+    }
+
+    /// `reverting == true` undoes the change, `false` does it.
+    private func run(on library: LibraryAPI, forward reverting: Bool) throws {
+        let operation = "\(reverting ? "undo" : "redo") \(change.text)"
+        switch change {
+        case .add(let add):
+            if reverting {
+                try library.removeAlbum(withID: add.album.id, for: operation)
+            } else {
+                try library.insert(add.album, at: min(position, try library.count() + 1))
+            }
+        case .delete(let delete):
+            guard let album = delete.album else {
+                throw LibraryError(.storage, "cannot \(operation): the deleted album was not recorded")
+            }
+            if reverting {
+                try library.insert(album, at: min(position, try library.count() + 1))
+            } else {
+                try library.removeAlbum(withID: album.id, for: operation)
+            }
+        case .edit(let edit):
+            guard let before = edit.before, let current = try library.album(withID: before.id) else {
+                throw LibraryError(.storage, "cannot \(operation): the album is no longer in the library")
+            }
+            let result =
+                reverting ? Self.restoring(edit.changes, from: before, in: current) : try current.applying(edit.changes)
+            try library.replaceAlbum(withIDOf: result, for: operation)
+        }
+    }
+
+    /// `current` with the fields `changes` set taken back from `before`.
+    private static func restoring(_ changes: AlbumChanges, from before: Album, in current: Album) -> Album {
+        var album = current
+        if changes.title != nil { album.title = before.title }
+        if changes.artist != nil { album.artist = before.artist }
+        if changes.genre != nil { album.genre = before.genre }
+        if changes.year != nil || changes.removesYear { album.year = before.year }
+        if changes.coverURL != nil || changes.removesCoverURL { album.coverURL = before.coverURL }
+        return album
+    }
+}

@@ -1,0 +1,166 @@
+import CommandKit
+public import CommandStore
+import Foundation
+
+/// "Undo mine": an author undoes their own latest change even when others changed the library
+/// after it, if and only if none of those later changes touched what it touched.
+///
+/// Everything is decided inside the write transaction, from what is committed then: which step is
+/// the author's latest, whether a later step overlaps it (``AlbumFootprint``), and where a
+/// deleted album goes back (its position rebased over the later steps). A step the author already
+/// undid this way is skipped, so pressing "undo mine" again goes further back; "redo mine" does
+/// the author's latest such undo again.
+extension LibrarySession {
+    /// What an undo or redo of one's own step did.
+    public enum MineResult: Sendable, Hashable {
+        /// A new step that reverts (or re-applies) an older one; the steps after that one stay.
+        case reverted(RevertStepCommand)
+        /// The author's step was the last one: it was undone (or redone) as ``undo(count:expecting:)`` does.
+        case undone(HistoryRecord)
+
+        /// The history text of what was undone or done again.
+        public var text: String {
+            switch self {
+            case .reverted(let command): command.text
+            case .undone(let record): record.text
+            }
+        }
+    }
+
+    /// Undoes `author`'s latest change that is not undone yet, whatever other authors did after it,
+    /// if none of their later changes touched the same album parts.
+    ///
+    /// - Parameter author: The author whose change to undo (as recorded, ``HistoryRecord/author``).
+    /// - Returns: What was done: a new step reverting the change, or a plain undo when the change
+    ///   is the last step.
+    /// - Throws: ``LibraryError/Code/nothingToUndo`` when the author has no change to undo;
+    ///   ``LibraryError/Code/conflict`` naming who changed what after it (nothing changes then).
+    @discardableResult
+    public func undoMine(author: String) throws -> MineResult {
+        try mine(author: author, reapplying: false)
+    }
+
+    /// Does `author`'s latest "undo mine" again (the change it undid comes back), under the same
+    /// rule: refused when a later change touched the same album parts.
+    ///
+    /// - Parameter author: The author.
+    /// - Returns: What was done.
+    /// - Throws: ``LibraryError/Code/nothingToRedo`` when the author has no undone change to
+    ///   redo; ``LibraryError/Code/conflict`` as ``undoMine(author:)``.
+    @discardableResult
+    public func redoMine(author: String) throws -> MineResult {
+        try mine(author: author, reapplying: true)
+    }
+
+    /// A step found plain to undo (the author's, and the last): undone outside `push`, expecting it.
+    private struct UndoPlainly: Error {
+        var record: HistoryRecord.ID
+    }
+
+    private func mine(author: String, reapplying: Bool) throws -> MineResult {
+        do {
+            return .reverted(try push { try revertCommand(author: author, reapplying: reapplying) })
+        } catch let plain as UndoPlainly {
+            // Expecting the step found: if another process changed the history since, refused.
+            guard let record = try undo(count: 1, expecting: plain.record).first else {
+                throw LibraryError(.nothingToUndo, "\(author) has no change to undo")
+            }
+            return .undone(record)
+        }
+    }
+
+    /// Inside the push's transaction: finds the step, checks the later ones, rebases the position.
+    private func revertCommand(author: String, reapplying: Bool) throws -> RevertStepCommand {
+        let index = try history.committedIndex()
+        // From the top down: each later step, and the nodes undone by a later "undo mine" that
+        // is not itself undone (their changes no longer stand).
+        var later: [(step: AlbumStep, position: Int)] = []
+        var cancelled: Set<Int> = []
+        for position in stride(from: index - 1, through: 0, by: -1) {
+            let node = try history.node(at: position).rawValue
+            let record = try history.record(at: position)
+            let step = AlbumStep(try history.command(at: position))
+            defer { later.append((step, position)) }
+            if cancelled.contains(node) { continue }
+            if case .revert(let revert) = step { cancelled.insert(revert.step) }
+            guard record.author == author else { continue }
+            let change: RevertStepCommand.Change
+            let original: Int
+            switch (step, reapplying) {
+            case (.revert(let revert), true) where !revert.reapplies:
+                change = revert.change
+                original = revert.step
+            case (.revert, _): continue  // an undo mine is not a change to undo; a redo mine not one to redo
+            case (.add(let add), false):
+                change = .add(add)
+                original = node
+            case (.delete(let delete), false) where delete.album != nil:
+                change = .delete(delete)
+                original = node
+            case (.edit(let edit), false) where edit.before != nil:
+                change = .edit(edit)
+                original = node
+            case (_, false):
+                // A move, an import, a replacement: undone only as the last step.
+                guard later.isEmpty else {
+                    throw LibraryError(
+                        .conflict,
+                        "your \(step.noun) (step \(node)) can be undone only as the last step: \(later.count) later step(s) follow it"
+                    )
+                }
+                throw UndoPlainly(record: record.id)
+            case (_, true): continue
+            }
+            try checkNoConflict(change.step, node: original, later: later.reversed())
+            return RevertStepCommand(
+                change: change, step: original, reapplies: reapplying,
+                position: try rebasedPosition(of: change, reapplying: reapplying, later: later.reversed()))
+        }
+        throw reapplying
+            ? LibraryError(.nothingToRedo, "\(author) has no undone change to redo")
+            : LibraryError(.nothingToUndo, "\(author) has no change to undo")
+    }
+
+    /// Refuses when a step after the author's touched what it touched, naming who and what.
+    private func checkNoConflict(
+        _ mine: AlbumStep, node: Int, later: [(step: AlbumStep, position: Int)]
+    ) throws {
+        let footprint = mine.footprint
+        for (step, position) in later {
+            guard let parts = footprint.overlap(with: step.footprint) else { continue }
+            let other = try history.record(at: position)
+            let who = other.author ?? "someone"
+            throw LibraryError(
+                .conflict,
+                "\(who) \(step.verb(for: parts)) “\(Self.title(of: mine))” after your \(mine.noun) (step \(try history.node(at: position)))"
+            )
+        }
+    }
+
+    /// The position the change's album goes back to (or is at), in the library as it is now.
+    private func rebasedPosition(
+        of change: RevertStepCommand.Change, reapplying: Bool, later: [(step: AlbumStep, position: Int)]
+    ) throws -> Int {
+        switch change {
+        case .edit: return 0
+        case .add(let add):
+            // Reverting an add removes the album where it is now; doing it again puts it back where
+            // the add put it, rebased.
+            if !reapplying { return try library.position(of: add.album.id) ?? add.position }
+            return later.reduce(add.position) { $1.step.shifted($0) }
+        case .delete(let delete):
+            if reapplying, let album = delete.album { return try library.position(of: album.id) ?? delete.position }
+            return later.reduce(delete.position) { $1.step.shifted($0) }
+        }
+    }
+
+    private static func title(of step: AlbumStep) -> String {
+        switch step {
+        case .add(let add): add.album.title
+        case .delete(let delete): delete.album?.title ?? "album \(delete.position)"
+        case .edit(let edit): edit.before?.title ?? "album \(edit.position)"
+        case .revert(let revert): title(of: revert.change.step)
+        default: "the library"
+        }
+    }
+}
