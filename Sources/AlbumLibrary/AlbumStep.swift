@@ -31,6 +31,11 @@ enum AlbumStep {
         }
     }
 
+    var isRevert: Bool {
+        if case .revert = self { return true }
+        return false
+    }
+
     /// What the step touched.
     var footprint: AlbumFootprint {
         switch self {

@@ -15,7 +15,7 @@ extension LibrarySession {
     public enum MineResult: Sendable, Hashable {
         /// A new step that reverts (or re-applies) an older one; the steps after that one stay.
         case reverted(RevertStepCommand)
-        /// The author's step was the last one: it was undone (or redone) as ``undo(count:expecting:)`` does.
+        /// The author's change was the last step: it was undone as ``undo(count:expecting:)`` does.
         case undone(HistoryRecord)
 
         /// The history text of what was undone or done again.
@@ -84,6 +84,8 @@ extension LibrarySession {
             if cancelled.contains(node) { continue }
             if case .revert(let revert) = step { cancelled.insert(revert.step) }
             guard record.author == author else { continue }
+            // The author's change is the last step: a plain undo (a redo can bring it back).
+            if !reapplying, later.isEmpty, !step.isRevert { throw UndoPlainly(record: record.id) }
             let change: RevertStepCommand.Change
             let original: Int
             switch (step, reapplying) {
@@ -102,13 +104,10 @@ extension LibrarySession {
                 original = node
             case (_, false):
                 // A move, an import, a replacement: undone only as the last step.
-                guard later.isEmpty else {
-                    throw LibraryError(
-                        .conflict,
-                        "your \(step.noun) (step \(node)) can be undone only as the last step: \(later.count) later step(s) follow it"
-                    )
-                }
-                throw UndoPlainly(record: record.id)
+                throw LibraryError(
+                    .conflict,
+                    "your \(step.noun) (step \(node)) can be undone only as the last step: \(later.count) later step(s) follow it"
+                )
             case (_, true): continue
             }
             try checkNoConflict(change.step, node: original, later: later.reversed())

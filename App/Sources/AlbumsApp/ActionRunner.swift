@@ -57,6 +57,19 @@ struct ActionRunner {
             report(
                 ChangeResult(command: "redo", steps: texts),
                 texts.map { "Redid \(DisplayText.sanitized($0))" }.joined(separator: "\n"))
+        case .mine(let redoing):
+            let author = session.history.author ?? ""
+            let result = try redoing ? session.redoMine(author: author) : session.undoMine(author: author)
+            let line: String
+            switch result {
+            case .reverted(let command):
+                let later = redoing ? "" : ", keeping the later changes"
+                line =
+                    "\(redoing ? "Redid" : "Undid") your \(DisplayText.sanitized(command.change.text)) (step \(command.step))\(later)"
+            case .undone(let record):
+                line = "Undid your \(DisplayText.sanitized(record.text))"
+            }
+            report(ChangeResult(command: redoing ? "redo" : "undo", step: result.text), line)
         case .undoTo(let target):
             let (node, jump) = try session.jump(to: target)
             let lines =

@@ -23,7 +23,8 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
             }
         }
 
-        var text: String {
+        /// The history text of the change ("Delete “X”").
+        public var text: String {
             switch self {
             case .add(let add): add.text
             case .delete(let delete): delete.text

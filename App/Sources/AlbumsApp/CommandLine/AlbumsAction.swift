@@ -24,6 +24,9 @@ public enum AlbumsAction: Sendable, Hashable {
     case undo(count: Int)
     /// `redo [COUNT]`.
     case redo(count: Int)
+    /// `undo --mine` (`redoing == false`) and `redo --mine`: the author's own latest change, even
+    /// after others' changes, unless one of them touched the same album parts.
+    case mine(redoing: Bool)
     /// `undo --to STEP|AGO|TIME`: any state of the history's tree, on any branch, in one transaction.
     case undoTo(HistoryTarget)
     /// `history --tree`: every step of the tree, the current one marked.
@@ -45,7 +48,7 @@ public enum AlbumsAction: Sendable, Hashable {
     /// Whether the action changes the library.
     public var isMutating: Bool {
         switch self {
-        case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .importAlbums: true
+        case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .mine, .importAlbums: true
         case .interactive, .list, .show, .history, .historyTree, .export, .info, .output: false
         }
     }

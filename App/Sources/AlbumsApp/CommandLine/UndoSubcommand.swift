@@ -12,7 +12,10 @@ struct UndoSubcommand: AlbumsSubcommand {
             Fails, changing nothing, when fewer are left. --to goes to any step of the history's tree, \
             on any branch (its number from `albums history`, or `albums history --tree` for every branch; 0 is the start), or to the state \
             at a time: 10m, 2h, 3d ago, or 2026-12-01T10:00 (local time), 2026-12-01T10:00:05Z (UTC). \
-            Every step undone and redone is printed.
+            Every step undone and redone is printed. --mine undoes your own latest change (by \
+            --author, ALBUMS_AUTHOR or login@host), even after others' changes, as a new step; it is \
+            refused, changing nothing, when a later change touched the same album (the message names \
+            who and what).
             """
     )
 
@@ -26,7 +29,16 @@ struct UndoSubcommand: AlbumsSubcommand {
         help: ArgumentHelp("A step number, an age (10m, 2h, 3d) or a time.", valueName: "target"))
     var target: String?
 
+    @Flag(help: "Undo your own latest change, keeping the changes others made after it.")
+    var mine = false
+
     func action() throws(UsageError) -> AlbumsAction {
+        if mine {
+            guard count == nil, target == nil else {
+                throw UsageError("--mine undoes one change: leave out COUNT and --to", command: Self.name)
+            }
+            return .mine(redoing: false)
+        }
         if let target {
             guard count == nil else { throw UsageError("give COUNT or --to, not both", command: Self.name) }
             return .undoTo(try Self.parseTarget(target, now: Date()))
