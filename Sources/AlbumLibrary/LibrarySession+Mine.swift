@@ -30,7 +30,7 @@ extension LibrarySession {
     /// Undoes `author`'s latest change that is not undone yet, whatever other authors did after it,
     /// if none of their later changes touched the same album parts.
     ///
-    /// - Parameter author: The author whose change to undo (as recorded, ``HistoryRecord/author``).
+    /// - Parameter author: The author whose change to undo (as recorded, `HistoryRecord.author`).
     /// - Returns: What was done: a new step reverting the change, or a plain undo when the change
     ///   is the last step.
     /// - Throws: ``LibraryError/Code/nothingToUndo`` when the author has no change to undo;

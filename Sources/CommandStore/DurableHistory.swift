@@ -288,7 +288,7 @@ public final class DurableHistory<Receiver> {
     }
 
     /// The number of entries done, as committed now; inside an operation (the `makeCommand` of
-    /// ``push(_:)-8jx3w``), of the state that operation changes, where ``index`` is the last
+    /// ``push(_:)-(()->Command)``), of the state that operation changes, where ``index`` is the last
     /// operation's.
     ///
     /// - Throws: A `DatabaseError` if the header cannot be read.
