@@ -38,9 +38,16 @@ public final class LibrarySession {
     ///
     /// - Parameter path: The library file.
     /// - Returns: The session.
-    /// - Throws: ``LibraryError`` when the file is not an albums library or cannot be opened.
+    /// - Throws: ``LibraryError`` when the file is not an albums library or cannot be opened
+    ///   (``LibraryError/Code/damagedLibrary`` when its history cannot be read for damage).
     public static func open(path: String) throws -> LibrarySession {
-        try LibrarySession(database: try LibraryFile.open(path: path), path: path)
+        let database = try LibraryFile.open(path: path)
+        do {
+            return try LibrarySession(database: database, path: path)
+        } catch {
+            database.close()
+            throw LibraryError(damage: error) ?? error
+        }
     }
 
     /// The connection.

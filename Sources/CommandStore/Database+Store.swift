@@ -16,6 +16,9 @@ extension Database {
     ///
     /// - an empty file, or one that is not SQLite: ``StoreError/Code/notADatabase``;
     /// - a truncated or malformed SQLite file: ``StoreError/Code/corruptDatabase``;
+    /// - a file whose tables do not take a missing migration (an SQL error such as "duplicate
+    ///   column name": it records a version lower than its tables): ``StoreError/Code/corruptDatabase``
+    ///   saying it is inconsistent, the upgrade rolled back;
     /// - an SQLite database without CommandStore's application ID and version table:
     ///   ``StoreError/Code/foreignDatabase``;
     /// - a CommandStore file of another application, whose schemas (say `notes`) share no
@@ -114,7 +117,7 @@ extension Database {
             let recorded = try StoreSchema.versions(db)
             if let refusal = foreignApplicationError(recorded, schemas: schemas, path: path) { throw refusal }
             try checkVersions(recorded, schemas: schemas, path: path)
-            try StoreSchema.migrate(db, schemas: schemas)
+            try StoreSchema.migrate(db, schemas: schemas, existingFile: path)
         } catch {
             db.close()
             throw error
