@@ -53,6 +53,22 @@ public final class LibrarySession {
     /// The connection.
     public var database: Database { library.database }
 
+    /// The commits logged in the library's `-wal` log that were lost when this session opened it,
+    /// because the log is damaged before them (SQLite drops everything after a damaged frame and
+    /// says nothing; a log is left behind by a process that was killed or crashed). 0 almost always.
+    public var lostLogCommits: Int { database.lostLogCommits }
+
+    /// One line saying that recent commits were lost with a damaged log, or `nil` when none were
+    /// (see ``lostLogCommits``).
+    public var lostLogCommitsNotice: String? {
+        let lost = lostLogCommits
+        guard lost > 0 else { return nil }
+        let commits = lost == 1 ? "the last commit" : "the last \(lost) commits"
+        return "\(path)-wal, the write-ahead log left by a process that did not close the library, was damaged: "
+            + "\(commits) logged in it could not be read and \(lost == 1 ? "was" : "were") discarded; the library "
+            + "is as it was before \(lost == 1 ? "it" : "them") (restore a backup if you need \(lost == 1 ? "it" : "them"))"
+    }
+
     // MARK: - Changes
 
     // Every change decides inside its write transaction: a position "at the end" is counted there,

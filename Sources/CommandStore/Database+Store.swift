@@ -34,6 +34,11 @@ extension Database {
     ///   moved over, or removed, while that connection had the old one open): a `DatabaseError` with
     ///   code `cantOpen` naming both and the remedy, before anything reads the log.
     ///
+    /// A `-wal` log left behind by a connection that did not close (a killed process) is read
+    /// first, before any connection replays it: SQLite drops, without a word, every commit logged
+    /// after a damaged frame, and the number of commits so lost is kept on the connection for the
+    /// application to say (package API: `lostLogCommits`).
+    ///
     /// Existing `-wal` and `-shm` files are given the database's permission bits before the open
     /// (SQLite copies the mode once, at creation; a log made while the file was read-only would
     /// otherwise keep every later write failing).
@@ -103,6 +108,9 @@ extension Database {
         // A log marked as another file's (this one was moved over it while it was open): refused
         // before any look reads it, with the reason, rather than judged by what it shows.
         try WriteAheadLogOwner.requireLog(of: path)
+        // Before any connection reads the log (and, the first, rebuilds its index): SQLite drops the
+        // commits logged after a damaged frame without a word.
+        let lostLogCommits = WriteAheadLogScan.lostCommits(databaseAt: FileSystem.resolvedPath(path))
         try inspect(path: path, schemas: schemas, busyTimeout: configuration.busyTimeout)
         try inspectLog(path: path, busyTimeout: configuration.busyTimeout)
         if !configuration.isReadOnly {
@@ -122,6 +130,7 @@ extension Database {
             db.close()
             throw error
         }
+        db.lostLogCommits = lostLogCommits
         return db
     }
 

@@ -130,9 +130,16 @@ public enum AlbumsApp: Sendable {
         if isNew && state.seededDefaults {
             console.writeError("albums: created a new library at \(DisplayText.sanitized(path))\n")
         }
+        // The run goes on (SQLite kept what the log held before the damage), but the loss is said.
+        let lostLogNotice = session.lostLogCommitsNotice
+        if let lostLogNotice, !interactive { console.writeErrorLine("albums: \(lostLogNotice)") }
         do {
             if interactive {
-                return (try TerminalApp.run(session: session, currentAlbumID: state.currentAlbumID), false)
+                return (
+                    try TerminalApp.run(
+                        session: session, currentAlbumID: state.currentAlbumID, notice: lostLogNotice),
+                    false
+                )
             }
             let runner = ActionRunner(
                 session: session, options: request.options, console: console,
