@@ -69,12 +69,48 @@ public enum AlbumFile: Sendable {
     /// - Returns: The file's bytes.
     /// - Complexity: O(*n*).
     public static func encode(_ albums: [Album]) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain strings, numbers and URLs cannot fail.
-        var data = TerminalSafety.escapingUnsafeScalars(
-            in: (try? encoder.encode(albums.map(Record.init))) ?? Data("[]".utf8))
-        data.append(0x0A)
-        return data
+        var writer = Writer()
+        return writer.bytes(for: albums) + writer.end()
+    }
+
+    /// Writes the exchange format a batch of albums at a time: the bytes ``AlbumFile/encode(_:)``
+    /// makes, in pieces, so that a whole library is written in bounded memory.
+    ///
+    /// ```swift
+    /// var writer = AlbumFile.Writer()
+    /// try library.forEachAlbum { batch in output.write(writer.bytes(for: batch)) }
+    /// output.write(writer.end())
+    /// ```
+    public struct Writer: Sendable {
+        /// Whether an album was written yet.
+        private var hasAlbums = false
+
+        /// Creates a writer at the start of a file.
+        public init() {}
+
+        /// The bytes for the next albums (the file's opening bracket before the first).
+        ///
+        /// - Parameter albums: The albums, in library order; none gives no bytes.
+        /// - Returns: The bytes to write.
+        public mutating func bytes(for albums: [Album]) -> Data {
+            guard !albums.isEmpty else { return Data() }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            // Encoding plain strings, numbers and URLs cannot fail. JSONEncoder writes "[\n",
+            // the elements joined by ",\n", "\n]": the elements are the bytes between.
+            let array = (try? encoder.encode(albums.map(Record.init))) ?? Data("[\n\n]".utf8)
+            var data = Data(hasAlbums ? ",\n".utf8 : "[\n".utf8)
+            data.append(TerminalSafety.escapingUnsafeScalars(in: array.dropFirst(2).dropLast(2)))
+            hasAlbums = true
+            return data
+        }
+
+        /// The bytes that end the file (the whole file when no album was written: `[`, an empty
+        /// line, `]`, as JSONEncoder writes an empty array), with its final newline.
+        ///
+        /// - Returns: The bytes to write last.
+        public func end() -> Data {
+            Data((hasAlbums ? "\n]\n" : "[\n\n]\n").utf8)
+        }
     }
 }

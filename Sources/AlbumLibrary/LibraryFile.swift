@@ -136,7 +136,9 @@ public enum LibraryFile: Sendable {
     /// - Parameter path: The library file.
     /// - Returns: An open connection whose schema includes the album tables and the history's.
     /// - Throws: ``LibraryError/Code/notALibrary`` when the file exists but is not an albums
-    ///   library (nothing is written to it), ``LibraryError/Code/newerLibrary`` when a newer
+    ///   library (nothing is written to it), ``LibraryError/Code/damagedLibrary`` when it is one
+    ///   but damaged or inconsistent (nothing is written to it either: a migration that does not
+    ///   fit its tables is rolled back), ``LibraryError/Code/newerLibrary`` when a newer
     ///   albums wrote it, or ``LibraryError/Code/storage`` when it cannot be created or opened.
     public static func open(path: String) throws -> Database {
         try checkIsLibraryOrAbsent(path)
@@ -169,7 +171,7 @@ public enum LibraryFile: Sendable {
                 throw LibraryError(.notALibrary, error.message)
             case .corruptDatabase:
                 // "… is damaged: …", "… is a damaged SQLite database …": the file is named already.
-                throw LibraryError(.notALibrary, error.message)
+                throw LibraryError(damage: error) ?? LibraryError(.notALibrary, error.message)
             case .notADatabase, .foreignDatabase:
                 throw LibraryError(.notALibrary, "\(path) is not an albums library (\(error.message))")
             case .newerSchema:
@@ -182,6 +184,7 @@ public enum LibraryFile: Sendable {
             if error.resultCode.primaryResultCode == .readOnly {
                 throw LibraryError(.storage, error.message)
             }
+            if let damage = LibraryError(damage: error) { throw damage }
             throw LibraryError(.storage, "cannot open the library \(path): \(error.message)")
         }
     }

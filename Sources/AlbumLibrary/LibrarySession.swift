@@ -38,13 +38,36 @@ public final class LibrarySession {
     ///
     /// - Parameter path: The library file.
     /// - Returns: The session.
-    /// - Throws: ``LibraryError`` when the file is not an albums library or cannot be opened.
+    /// - Throws: ``LibraryError`` when the file is not an albums library or cannot be opened
+    ///   (``LibraryError/Code/damagedLibrary`` when its history cannot be read for damage).
     public static func open(path: String) throws -> LibrarySession {
-        try LibrarySession(database: try LibraryFile.open(path: path), path: path)
+        let database = try LibraryFile.open(path: path)
+        do {
+            return try LibrarySession(database: database, path: path)
+        } catch {
+            database.close()
+            throw LibraryError(damage: error) ?? error
+        }
     }
 
     /// The connection.
     public var database: Database { library.database }
+
+    /// The commits logged in the library's `-wal` log that were lost when this session opened it,
+    /// because the log is damaged before them (SQLite drops everything after a damaged frame and
+    /// says nothing; a log is left behind by a process that was killed or crashed). 0 almost always.
+    public var lostLogCommits: Int { database.lostLogCommits }
+
+    /// One line saying that recent commits were lost with a damaged log, or `nil` when none were
+    /// (see ``lostLogCommits``).
+    public var lostLogCommitsNotice: String? {
+        let lost = lostLogCommits
+        guard lost > 0 else { return nil }
+        let commits = lost == 1 ? "the last commit" : "the last \(lost) commits"
+        return "\(path)-wal, the write-ahead log left by a process that did not close the library, was damaged: "
+            + "\(commits) logged in it could not be read and \(lost == 1 ? "was" : "were") discarded; the library "
+            + "is as it was before \(lost == 1 ? "it" : "them") (restore a backup if you need \(lost == 1 ? "it" : "them"))"
+    }
 
     // MARK: - Changes
 

@@ -16,6 +16,9 @@ extension Database {
     ///
     /// - an empty file, or one that is not SQLite: ``StoreError/Code/notADatabase``;
     /// - a truncated or malformed SQLite file: ``StoreError/Code/corruptDatabase``;
+    /// - a file whose tables do not take a missing migration (an SQL error such as "duplicate
+    ///   column name": it records a version lower than its tables): ``StoreError/Code/corruptDatabase``
+    ///   saying it is inconsistent, the upgrade rolled back;
     /// - an SQLite database without CommandStore's application ID and version table:
     ///   ``StoreError/Code/foreignDatabase``;
     /// - a CommandStore file of another application, whose schemas (say `notes`) share no
@@ -30,6 +33,11 @@ extension Database {
     /// - a `-wal` log that a connection marked as the log of another file (the file at `path` was
     ///   moved over, or removed, while that connection had the old one open): a `DatabaseError` with
     ///   code `cantOpen` naming both and the remedy, before anything reads the log.
+    ///
+    /// A `-wal` log left behind by a connection that did not close (a killed process) is read
+    /// first, before any connection replays it: SQLite drops, without a word, every commit logged
+    /// after a damaged frame, and the number of commits so lost is kept on the connection for the
+    /// application to say (package API: `lostLogCommits`).
     ///
     /// Existing `-wal` and `-shm` files are given the database's permission bits before the open
     /// (SQLite copies the mode once, at creation; a log made while the file was read-only would
@@ -100,6 +108,9 @@ extension Database {
         // A log marked as another file's (this one was moved over it while it was open): refused
         // before any look reads it, with the reason, rather than judged by what it shows.
         try WriteAheadLogOwner.requireLog(of: path)
+        // Before any connection reads the log (and, the first, rebuilds its index): SQLite drops the
+        // commits logged after a damaged frame without a word.
+        let lostLogCommits = WriteAheadLogScan.lostCommits(databaseAt: FileSystem.resolvedPath(path))
         try inspect(path: path, schemas: schemas, busyTimeout: configuration.busyTimeout)
         try inspectLog(path: path, busyTimeout: configuration.busyTimeout)
         if !configuration.isReadOnly {
@@ -114,11 +125,12 @@ extension Database {
             let recorded = try StoreSchema.versions(db)
             if let refusal = foreignApplicationError(recorded, schemas: schemas, path: path) { throw refusal }
             try checkVersions(recorded, schemas: schemas, path: path)
-            try StoreSchema.migrate(db, schemas: schemas)
+            try StoreSchema.migrate(db, schemas: schemas, existingFile: path)
         } catch {
             db.close()
             throw error
         }
+        db.lostLogCommits = lostLogCommits
         return db
     }
 

@@ -453,7 +453,9 @@ public final class DurableHistory<Receiver> {
     ///   ``StoreError/Code/nothingToUndo`` when fewer than `steps` steps can be undone,
     ///   ``StoreError/Code/macroState`` while a macro is open; what a command throws; a
     ///   `DatabaseError`. In every case nothing is undone.
-    /// - Complexity: O(k) for the k entries of the undone steps.
+    /// - Complexity: O(k) for the k entries of the undone steps. A count above the index (more
+    ///   steps than there are entries below it) is refused from the header before any command
+    ///   runs; only the rows below the index are then read, to say how many steps there are.
     @discardableResult
     public func undo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
         precondition(steps >= 1, "undo(steps:) needs at least one step")
@@ -461,16 +463,15 @@ public final class DurableHistory<Receiver> {
         return try perform(.undo) { engine in
             let first = engine.canUndo ? try storage.record(at: engine.stepStart(below: engine.index)) : nil
             try check(expected, against: first, direction: "undo")
+            // Every step holds an entry below the index: more steps than that are refused before
+            // any command runs, with the count of those there are (one read of the rows).
+            if steps > engine.index {
+                throw notEnough(.nothingToUndo, steps: steps, available: try storage.undoableSteps(), "undo")
+            }
             var undone: [HistoryRecord] = []
             while undone.count < steps {
                 guard engine.canUndo else {
-                    throw StoreError(
-                        .nothingToUndo,
-                        undone.isEmpty
-                            ? "nothing to undo"
-                            : "cannot undo \(steps) steps: only \(undone.count) can be undone",
-                        path: database.path
-                    )
+                    throw notEnough(.nothingToUndo, steps: steps, available: undone.count, "undo")
                 }
                 undone.append(try storage.record(at: engine.stepStart(below: engine.index)))
                 try engine.undo()
@@ -493,7 +494,9 @@ public final class DurableHistory<Receiver> {
     ///   not `expected`, ``StoreError/Code/nothingToRedo`` when fewer than `steps` steps can be
     ///   redone, ``StoreError/Code/macroState`` while a macro is open; what a command throws; a
     ///   `DatabaseError`. In every case nothing is redone.
-    /// - Complexity: O(k) for the k entries of the redone steps.
+    /// - Complexity: O(k) for the k entries of the redone steps. A count above the entries a redo
+    ///   could reach (those above the index, and the parked ones in a tree) is refused before any
+    ///   command runs; only their rows are then read, to say how many steps there are.
     @discardableResult
     public func redo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
         precondition(steps >= 1, "redo(steps:) needs at least one step")
@@ -501,16 +504,14 @@ public final class DurableHistory<Receiver> {
         return try perform(.redo) { engine in
             let first = engine.canRedo ? try storage.record(at: engine.index) : nil
             try check(expected, against: first, direction: "redo")
+            // Every step takes an entry from the path above the index or from a parked branch.
+            if steps > (try storage.redoableEntriesAtMost()) {
+                throw notEnough(.nothingToRedo, steps: steps, available: try storage.redoableSteps(), "redo")
+            }
             var redone: [HistoryRecord] = []
             while redone.count < steps {
                 guard engine.canRedo else {
-                    throw StoreError(
-                        .nothingToRedo,
-                        redone.isEmpty
-                            ? "nothing to redo"
-                            : "cannot redo \(steps) steps: only \(redone.count) can be redone",
-                        path: database.path
-                    )
+                    throw notEnough(.nothingToRedo, steps: steps, available: redone.count, "redo")
                 }
                 redone.append(try storage.record(at: engine.index))
                 try engine.redo()
@@ -524,6 +525,16 @@ public final class DurableHistory<Receiver> {
         guard macroDepth == 0 else {
             throw StoreError(.macroState, "\(call) while a macro is open: end it first", path: database.path)
         }
+    }
+
+    /// The refusal of `steps` steps when only `available` can be undone or redone (`verb`).
+    private func notEnough(_ code: StoreError.Code, steps: Int, available: Int, _ verb: String) -> StoreError {
+        StoreError(
+            code,
+            available == 0
+                ? "nothing to \(verb)" : "cannot \(verb) \(steps) steps: only \(available) can be \(verb)ne",
+            path: database.path
+        )
     }
 
     /// Throws when the caller expected a step other than the one the committed history has next.

@@ -33,7 +33,8 @@ public struct StoreError: Error, Sendable, Hashable {
 
         /// The file is not an SQLite database at all (or is empty).
         public static let notADatabase = Code(rawValue: "notADatabase")
-        /// The file is an SQLite database, but damaged: truncated or with malformed pages.
+        /// The file is an SQLite database, but damaged: truncated or with malformed pages; or
+        /// inconsistent: its tables do not take a migration its recorded schema version calls for.
         public static let corruptDatabase = Code(rawValue: "corruptDatabase")
         /// The file is a valid SQLite database that CommandStore did not create, or a CommandStore
         /// store of another application (it records none of the schemas it was opened with).

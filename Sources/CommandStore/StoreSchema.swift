@@ -211,7 +211,12 @@ enum StoreSchema {
     }
 
     /// Runs every missing migration of every schema, in one transaction.
-    static func migrate(_ db: Database, schemas: [Schema]) throws {
+    ///
+    /// With `existingFile`, a migration that fails with an SQL error (`SQLITE_ERROR`: "duplicate
+    /// column name", "table … already exists") met tables that are not what the recorded version
+    /// made: the file is inconsistent (a version set lower than its tables), and the refusal says
+    /// so as ``StoreError/Code/corruptDatabase``. The whole upgrade is rolled back either way.
+    static func migrate(_ db: Database, schemas: [Schema], existingFile: String? = nil) throws {
         // Up to date (every open but the first after an upgrade): no write transaction at all.
         let known = try versions(db)
         if schemas.allSatisfy({ known[$0.identifier] == $0.version || ($0.version == 0 && known[$0.identifier] == nil) }
@@ -223,7 +228,19 @@ enum StoreSchema {
             for schema in schemas {
                 let current = recorded[schema.identifier] ?? 0
                 for migration in schema.migrations where migration.version > current {
-                    try migration.body(db)
+                    do {
+                        try migration.body(db)
+                    } catch let error as DatabaseError
+                        where existingFile != nil && error.resultCode.primaryResultCode == .error
+                    {
+                        let path = existingFile ?? db.path
+                        throw StoreError(
+                            .corruptDatabase,
+                            "\(path) is inconsistent: it records its \(schema.identifier) schema at version \(current), "
+                                + "but its tables do not take migration \(migration.version) (“\(migration.name)”): "
+                                + "\(error.message); it was not migrated and not changed",
+                            path: path, databaseError: error)
+                    }
                 }
                 if schema.version > current {
                     try db.execute(

@@ -48,6 +48,10 @@ public final class Database {
     @exclusivity(unchecked) var transactionDepth = 0
     /// The file opened and its companions (`nil` in memory): see ``fileStatus()``.
     var openedFile: OpenedFile?
+    /// The commits SQLite dropped when this connection opened the file, because its `-wal` log is
+    /// damaged before them (``WriteAheadLogScan``, counted by whoever looked before the open:
+    /// CommandStore's `openStore`). 0 when none were, or nobody looked.
+    package var lostLogCommits = 0
 
     /// Opens a connection to the database file at `path`.
     ///

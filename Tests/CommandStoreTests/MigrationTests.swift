@@ -147,4 +147,27 @@ import Testing
             return error.code == .corruptDatabase && error.message.contains(path)
         }
     }
+
+    /// Issue 27, U3: a file that records a schema version lower than its tables (set back by hand,
+    /// or by damage to the version's value): the migration meets its own tables ("duplicate column
+    /// name"); the refusal says the file is inconsistent, and the upgrade leaves it as it was.
+    @Test func aVersionRecordedLowerThanTheTablesIsRefusedAsInconsistentAndNothingChanges() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("library.sqlite")
+        let schema = Schema(identifier: "albums", migrations: [Self.v1, Self.v2])
+        let db = try Database.openStore(path: path, schemas: [schema], configuration: createConfiguration())
+        try db.execute("UPDATE commandstore_schema SET version = ? WHERE identifier = ?", [1, "albums"])
+        db.close()
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let error = #expect(throws: StoreError.self) { try Database.openStore(path: path, schemas: [schema]) }
+        #expect(error?.code == .corruptDatabase)
+        #expect(
+            error?.message
+                == "\(path) is inconsistent: it records its albums schema at version 1, but its tables do not take "
+                + "migration 2 (“year”): duplicate column name: year; it was not migrated and not changed")
+        #expect(error?.databaseError?.resultCode == .error)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+    }
 }

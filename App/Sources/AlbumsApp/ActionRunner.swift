@@ -123,24 +123,43 @@ struct ActionRunner {
         }
     }
 
+    /// Lists in bounded memory, whatever the library's size: the rows are read a batch at a time
+    /// and written as they come (text in two passes, one to measure the columns), all in one
+    /// snapshot of the library.
     private func list(search: String?, order: AlbumOrder) throws {
-        let current = try library.currentAlbumID()
-        if search == nil && order == .position && !options.json {
-            // The whole library in its order, the everyday listing: no row per album is made.
-            console.write(
-                AlbumFormatter.listText(try library.albums(), positions: nil, currentID: current, width: terminalWidth))
-            return
-        }
-        let rows: [AlbumFormatter.Row] =
-            search == nil && order == .position
-            ? try library.albums().enumerated().map { ($0.offset + 1, $0.element) }
-            : try library.albums(matching: search, order: order)
-        if options.json {
-            console.write(AlbumFormatter.listJSON(rows, currentID: current))
-        } else if rows.isEmpty && search != nil {
-            console.write("No albums match \(DisplayText.quoted(search ?? "")).\n")
-        } else {
-            console.write(AlbumFormatter.listText(rows, currentID: current, width: terminalWidth))
+        try library.inOneSnapshot {
+            let current = try library.currentAlbumID()
+            if options.json {
+                var writer = AlbumFormatter.ListJSONWriter()
+                try library.forEachAlbum(matching: search, order: order) { rows in
+                    console.write(writer.text(for: rows, currentID: current))
+                }
+                console.write(writer.end())
+                return
+            }
+            var table = AlbumFormatter.ListTable()
+            if search == nil {
+                // The whole library: measured from the stored bytes, no album made.
+                try library.forEachAlbumText { title, artist, genre, hasYear in
+                    table.measure(
+                        title: title, artist: artist, genre: genre, hasYear: hasYear, position: table.rows + 1)
+                }
+            } else {
+                try library.forEachAlbum(matching: search, order: .position) { rows in
+                    for row in rows { table.measure(row.album, position: row.position) }
+                }
+            }
+            guard table.rows > 0 else {
+                console.write(search.map { "No albums match \(DisplayText.quoted($0)).\n" } ?? "No albums.\n")
+                return
+            }
+            table.fit(width: terminalWidth)
+            var text: [UInt8] = []
+            try library.forEachAlbum(matching: search, order: order) { rows in
+                text.removeAll(keepingCapacity: true)
+                for row in rows { table.appendLine(row.album, position: row.position, currentID: current, to: &text) }
+                console.write(String(decoding: text, as: UTF8.self))
+            }
         }
     }
 
@@ -165,11 +184,16 @@ struct ActionRunner {
         console.write(options.json ? AlbumFormatter.resultJSON(result) : line + "\n")
     }
 
+    /// Exports in bounded memory: the albums are read a batch at a time and written as they come.
     private func export(to destination: String?, force: Bool) throws {
-        let albums = try library.albums()
-        let data = AlbumFile.encode(albums)
+        var writer = AlbumFile.Writer()
+        var count = 0
         guard let destination, destination != "-" else {
-            console.write(String(decoding: data, as: UTF8.self))
+            try library.forEachAlbum { albums in
+                count += albums.count
+                console.write(String(decoding: writer.bytes(for: albums), as: UTF8.self))
+            }
+            console.write(String(decoding: writer.end(), as: UTF8.self))
             return
         }
         do {
@@ -178,19 +202,26 @@ struct ActionRunner {
             throw LibraryError(.storage, "cannot export to \(destination): \(error.reason)")
         }
         do {
-            try UserFile.replaceContents(atPath: destination, with: data)
-        } catch {
-            throw LibraryError(.storage, "cannot export to \(destination): \(error.reason); the file was not changed")
+            try UserFile.replaceContents(atPath: destination) { write in
+                try library.forEachAlbum { albums in
+                    count += albums.count
+                    try write(writer.bytes(for: albums))
+                }
+                try write(writer.end())
+            }
+        } catch let refusal as UserFile.Refusal {
+            throw LibraryError(
+                .storage, "cannot export to \(destination): \(refusal.reason); the file was not changed")
         }
         let line =
-            "Exported \(albums.count) album\(albums.count == 1 ? "" : "s") to \(DisplayText.sanitized(destination))"
+            "Exported \(count) album\(count == 1 ? "" : "s") to \(DisplayText.sanitized(destination))"
         if options.json {
             struct Exported: Encodable {
                 var command = "export"
                 var file: String
                 var count: Int
             }
-            console.write(AlbumFormatter.json(Exported(file: destination, count: albums.count)))
+            console.write(AlbumFormatter.json(Exported(file: destination, count: count)))
         } else {
             console.write(line + "\n")
         }

@@ -39,22 +39,70 @@ enum AlbumFormatter: Sendable {
     static func listText(_ albums: [Album], positions: [Int]?, currentID: UUID?, width: Int? = nil) -> String {
         guard !albums.isEmpty else { return "No albums.\n" }
         func position(_ index: Int) -> Int { positions?[index] ?? index + 1 }
-        // Built as UTF-8 bytes, each field measured once: 100,000 albums are listed in a few
-        // instructions per byte instead of string interpolation and repeated measuring per cell.
-        var numberWidth = 1
-        var hasYear = false
-        var fields: [(text: String, width: Int)] = []
-        var widths = [0, 0, 0]
-        fields.reserveCapacity(albums.count * 3)
+        var table = ListTable()
+        for index in albums.indices { table.measure(albums[index], position: position(index)) }
+        table.fit(width: width)
+        var text: [UInt8] = []
+        text.reserveCapacity(albums.count * table.lineLength)
         for index in albums.indices {
-            numberWidth = max(numberWidth, decimalDigits(position(index)))
-            hasYear = hasYear || albums[index].year != nil
-            fields.append(displayField(albums[index].title))
-            fields.append(displayField(albums[index].artist))
-            fields.append(displayField(albums[index].genre))
-            for column in 0..<3 { widths[column] = max(widths[column], fields[fields.count - 3 + column].width) }
+            table.appendLine(albums[index], position: position(index), currentID: currentID, to: &text)
         }
-        if let width {
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The `list` table's layout, measured over every row first, then lines made one at a time: so
+    /// a whole library is listed in two passes over its rows, holding none of them
+    /// (``ActionRunner``), or from an array (``listText(_:positions:currentID:width:)``).
+    ///
+    /// Lines are built as UTF-8 bytes, each field measured once: 100,000 albums are listed in a few
+    /// instructions per byte instead of string interpolation and repeated measuring per cell.
+    struct ListTable {
+        /// Digits of the largest position.
+        private(set) var numberWidth = 1
+        private(set) var hasYear = false
+        /// The title, artist and genre columns' widths.
+        private(set) var widths = [0, 0, 0]
+        /// The rows measured.
+        private(set) var rows = 0
+
+        /// Takes a row's fields into the column widths.
+        mutating func measure(_ album: Album, position: Int) {
+            measure(position: position, hasYear: album.year != nil)
+            widths[0] = max(widths[0], AlbumFormatter.displayField(album.title).width)
+            widths[1] = max(widths[1], AlbumFormatter.displayField(album.artist).width)
+            widths[2] = max(widths[2], AlbumFormatter.displayField(album.genre).width)
+        }
+
+        /// Takes a row's fields, as stored (UTF-8), into the column widths: printable ASCII is
+        /// measured by its length without making a string.
+        mutating func measure(
+            title: UnsafeBufferPointer<UInt8>, artist: UnsafeBufferPointer<UInt8>,
+            genre: UnsafeBufferPointer<UInt8>, hasYear: Bool, position: Int
+        ) {
+            measure(position: position, hasYear: hasYear)
+            measure(title, column: 0)
+            measure(artist, column: 1)
+            measure(genre, column: 2)
+        }
+
+        private mutating func measure(_ bytes: UnsafeBufferPointer<UInt8>, column: Int) {
+            let isPrintableASCII = !bytes.contains { $0 < 0x20 || $0 >= 0x7F }
+            let width =
+                isPrintableASCII
+                ? bytes.count : AlbumFormatter.displayField(String(decoding: bytes, as: UTF8.self)).width
+            widths[column] = max(widths[column], width)
+        }
+
+        private mutating func measure(position: Int, hasYear: Bool) {
+            rows += 1
+            numberWidth = max(numberWidth, AlbumFormatter.decimalDigits(position))
+            self.hasYear = self.hasYear || hasYear
+        }
+
+        /// With a terminal's `width`, shrinks the title, artist and genre columns, widest first,
+        /// until each line fits; values cut there end with "…".
+        mutating func fit(width: Int?) {
+            guard let width else { return }
             // "* 12  " before the title, two spaces between columns, the year's four digits.
             let fixed = 2 + numberWidth + 2 + 2 + 2 + (hasYear ? 2 + 4 : 0)
             let available = max(3 * 4, width - fixed)
@@ -64,35 +112,46 @@ enum AlbumFormatter: Sendable {
                 widths[widest] -= 1
             }
         }
-        let space = UInt8(ascii: " ")
-        var text: [UInt8] = []
-        text.reserveCapacity(albums.count * (numberWidth + widths.reduce(12, +)))
-        for offset in albums.indices {
-            let lineStart = text.count
-            text.append(albums[offset].id == currentID ? UInt8(ascii: "*") : space)
-            text.append(space)
-            appendSpaces(numberWidth - decimalDigits(position(offset)), to: &text)
-            appendDecimal(position(offset), to: &text)
-            for column in 0..<3 {
-                text.append(space)
-                text.append(space)
-                var (value, valueWidth) = fields[offset * 3 + column]
-                if valueWidth > widths[column] {
-                    value = TerminalColumns.truncated(value, to: widths[column])
-                    valueWidth = TerminalColumns.width(value)
-                }
-                text.append(contentsOf: value.utf8)
-                appendSpaces(widths[column] - valueWidth, to: &text)
+
+        /// About the bytes of one line, for reserving.
+        var lineLength: Int { numberWidth + widths.reduce(12, +) }
+
+        /// Appends two spaces and a field cut or padded to its column's width.
+        private func appendField(_ field: String, column: Int, to text: inout [UInt8]) {
+            text.append(UInt8(ascii: " "))
+            text.append(UInt8(ascii: " "))
+            var (value, valueWidth) = AlbumFormatter.displayField(field)
+            if valueWidth > widths[column] {
+                value = TerminalColumns.truncated(value, to: widths[column])
+                valueWidth = TerminalColumns.width(value)
             }
-            if let year = albums[offset].year {
+            text.append(contentsOf: value.utf8)
+            AlbumFormatter.appendSpaces(widths[column] - valueWidth, to: &text)
+        }
+
+        /// Appends the album's line, `*` marking the current one, ending with a newline.
+        func appendLine(_ album: Album, position: Int, currentID: UUID?, to text: inout [UInt8]) {
+            let space = UInt8(ascii: " ")
+            let lineStart = text.count
+            text.append(album.id == currentID ? UInt8(ascii: "*") : space)
+            text.append(space)
+            AlbumFormatter.appendSpaces(numberWidth - AlbumFormatter.decimalDigits(position), to: &text)
+            AlbumFormatter.appendDecimal(position, to: &text)
+            appendField(album.title, column: 0, to: &text)
+            appendField(album.artist, column: 1, to: &text)
+            appendField(album.genre, column: 2, to: &text)
+            if let year = album.year {
                 text.append(space)
                 text.append(space)
-                if year >= 0 { appendDecimal(year, to: &text) } else { text.append(contentsOf: String(year).utf8) }
+                if year >= 0 {
+                    AlbumFormatter.appendDecimal(year, to: &text)
+                } else {
+                    text.append(contentsOf: String(year).utf8)
+                }
             }
             while text.count > lineStart, text.last == space { text.removeLast() }
             text.append(UInt8(ascii: "\n"))
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// A field as the table shows it, with the columns it takes: printable ASCII as it is and
@@ -159,7 +218,27 @@ enum AlbumFormatter: Sendable {
     ///   - currentID: The current album's id, if any.
     /// - Returns: The JSON text and a final newline.
     static func listJSON(_ rows: [Row], currentID: UUID?) -> String {
-        json(rows.map { RowJSON(row: $0, current: $0.album.id == currentID) })
+        var writer = ListJSONWriter()
+        return writer.text(for: rows, currentID: currentID) + writer.end()
+    }
+
+    /// `list --json` a batch of rows at a time: the text ``listJSON(_:currentID:)`` makes, in
+    /// pieces (`[`, the objects, `]`, as JSONEncoder writes an array).
+    struct ListJSONWriter {
+        private var hasRows = false
+
+        /// The text for the next rows (the opening bracket before the first).
+        mutating func text(for rows: [Row], currentID: UUID?) -> String {
+            guard !rows.isEmpty else { return "" }
+            let array = json(rows.map { RowJSON(row: $0, current: $0.album.id == currentID) })
+            // "[\n", the objects joined by ",\n", "\n]\n": the objects are between.
+            let objects = array.utf8.dropFirst(2).dropLast(3)
+            defer { hasRows = true }
+            return (hasRows ? ",\n" : "[\n") + String(decoding: objects, as: UTF8.self)
+        }
+
+        /// The text that ends the array, with the final newline (all of it when no row came).
+        func end() -> String { hasRows ? "\n]\n" : "[\n\n]\n" }
     }
 
     /// `show --json`: one object with `position` and the album's fields.

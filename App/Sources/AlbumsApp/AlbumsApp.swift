@@ -138,9 +138,16 @@ public enum AlbumsApp: Sendable {
         if isNew && state.seededDefaults {
             console.writeError("albums: created a new library at \(DisplayText.sanitized(path))\n")
         }
+        // The run goes on (SQLite kept what the log held before the damage), but the loss is said.
+        let lostLogNotice = session.lostLogCommitsNotice
+        if let lostLogNotice, !interactive { console.writeErrorLine("albums: \(lostLogNotice)") }
         do {
             if interactive {
-                return (try TerminalApp.run(session: session, currentAlbumID: state.currentAlbumID), false)
+                return (
+                    try TerminalApp.run(
+                        session: session, currentAlbumID: state.currentAlbumID, notice: lostLogNotice),
+                    false
+                )
             }
             let runner = ActionRunner(
                 session: session, options: request.options, console: console,
@@ -180,19 +187,14 @@ public enum AlbumsApp: Sendable {
 
     /// One line for any error a command can end with.
     static func describe(_ error: any Error) -> String {
+        // A damaged page, or tables that do not match the schema the file records (which only
+        // damage or tampering makes): said in the program's words, with what to do.
+        if let damage = LibraryError(damage: error) { return damage.message }
         switch error {
         case let error as LibraryError: return error.message
         case let error as DatabaseError:
-            // A table or column the statements expect but the file lacks: the schema the file
-            // records does not match what it holds, which only damage (or tampering) does.
-            if error.resultCode.primaryResultCode == .error, let path = error.path,
-                error.message.hasPrefix("no such table") || error.message.hasPrefix("no such column")
-            {
-                return "\(path) is damaged: its tables do not match its recorded schema (\(error.message))"
-            }
-            // "<path> is damaged: …", "<path> is read-only: …" name the file and the cause already.
-            let code = error.resultCode.primaryResultCode
-            if code == .corrupt || code == .readOnly, let path = error.path, error.message.hasPrefix(path) {
+            // "<path> is read-only: …" names the file and the cause already.
+            if error.resultCode.primaryResultCode == .readOnly, let path = error.path, error.message.hasPrefix(path) {
                 return error.message
             }
             return "storage error: \(error.message)"

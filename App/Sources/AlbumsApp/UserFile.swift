@@ -101,19 +101,41 @@ enum UserFile {
 
     /// Replaces the file at `path` with `data`, or leaves it as it was.
     ///
-    /// The bytes go to a new file in the same folder (`O_EXCL`, so nothing already there is
-    /// reused), are synced to disk, and the file is renamed over `path`; the folder is synced so
-    /// the rename itself lasts. A failure at any step (a full disk, a quota, a read-only folder)
-    /// removes the temporary file and leaves `path` untouched. A new file is 0600; a file that is
-    /// replaced keeps its permission bits (never wider than they were) and, where allowed, its owner.
-    ///
-    /// Call ``checkExportDestination(_:library:)`` first, which refuses what is not a regular file.
+    /// ``replaceContents(atPath:writing:)`` with the bytes at once.
     ///
     /// - Parameters:
     ///   - path: The destination as the user wrote it.
     ///   - data: The new contents.
     /// - Throws: ``Refusal`` with the system's reason.
     static func replaceContents(atPath path: String, with data: Data) throws(Refusal) {
+        do {
+            try replaceContents(atPath: path) { write in try write(data) }
+        } catch let refusal as Refusal {
+            throw refusal
+        } catch {
+            throw Refusal(reason: "\(error)")  // Unreached: writing `data` throws only refusals.
+        }
+    }
+
+    /// Replaces the file at `path` with the bytes `produce` writes, piece by piece, or leaves it
+    /// as it was.
+    ///
+    /// The bytes go to a new file in the same folder (`O_EXCL`, so nothing already there is
+    /// reused), are synced to disk, and the file is renamed over `path`; the folder is synced so
+    /// the rename itself lasts. A failure at any step (a full disk, a quota, a read-only folder, or
+    /// `produce` throwing) removes the temporary file and leaves `path` untouched. A new file is
+    /// 0600; a file that is replaced keeps its permission bits (never wider than they were) and,
+    /// where allowed, its owner.
+    ///
+    /// Call ``checkExportDestination(_:library:force:)`` first, which refuses what is not a regular file.
+    ///
+    /// - Parameters:
+    ///   - path: The destination as the user wrote it.
+    ///   - produce: Writes the new contents through the function it is given, in order.
+    /// - Throws: ``Refusal`` with the system's reason, or what `produce` throws.
+    static func replaceContents(
+        atPath path: String, writing produce: (_ write: (Data) throws(Refusal) -> Void) throws -> Void
+    ) throws {
         var existing = stat()
         let replacesFile = lstat(path, &existing) == 0 && existing.st_mode & S_IFMT == S_IFREG
         let mode = replacesFile ? existing.st_mode & 0o7777 : 0o600
@@ -121,23 +143,35 @@ enum UserFile {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Refusal(errno: errno) }
         var closed = false
-        func fail(_ code: Int32) -> Refusal {
+        func discard() {
             if !closed { close(descriptor) }
+            closed = true
             unlink(temporary)
+        }
+        func fail(_ code: Int32) -> Refusal {
+            discard()
             return Refusal(errno: code)
         }
         // The umask may have narrowed the mode given to open: set it exactly (0600, or the old file's).
         if replacesFile { _ = fchown(descriptor, existing.st_uid, existing.st_gid) }
         guard fchmod(descriptor, mode) == 0 else { throw fail(errno) }
-        var remaining = data[...]
-        while !remaining.isEmpty {
-            let written = remaining.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw fail(errno)
+        func write(_ data: Data) throws(Refusal) {
+            var remaining = data[...]
+            while !remaining.isEmpty {
+                let written = remaining.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw Refusal(errno: errno)
+                }
+                if written == 0 { throw Refusal(errno: ENOSPC) }
+                remaining = remaining.dropFirst(written)
             }
-            if written == 0 { throw fail(ENOSPC) }
-            remaining = remaining.dropFirst(written)
+        }
+        do {
+            try produce(write)
+        } catch {
+            discard()
+            throw error
         }
         guard fsync(descriptor) == 0 else { throw fail(errno) }
         closed = true
@@ -227,4 +261,13 @@ enum UserFile {
         }
         return data
     }
+}
+
+/// `write(2)`, named apart from the writing function ``UserFile/replaceContents(atPath:writing:)`` lends.
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, bytes, count)
+    #else
+    Darwin.write(descriptor, bytes, count)
+    #endif
 }

@@ -285,7 +285,9 @@ import Testing
         (["move", "1", "6"], 1, "out of range"),
         (["add", "--title", "T", "--artist", "A", "--at", "7"], 1, "out of range"),
         (["undo", "3"], 1, "only 2 can be undone"),
+        (["undo", "1000000"], 1, "cannot undo 1000000 steps: only 2 can be undone"),
         (["redo"], 1, "nothing to redo"),
+        (["redo", "1000000"], 1, "nothing to redo"),
         (["import", "/nonexistent/albums.json"], 1, "cannot import /nonexistent/albums.json: no such file"),
     ])
     func badInputChangesNothing(arguments: [String], status: Int32, message: String) async throws {

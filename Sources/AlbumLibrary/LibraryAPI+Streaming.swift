@@ -1,0 +1,205 @@
+import Foundation
+import SQLiteDatabase
+
+/// Reading a whole library in bounded memory: what `albums list` and `albums export` print, a
+/// batch at a time (issue 27, C1: on 300,005 albums under `ulimit -v 150000` they aborted with
+/// "failed to allocate", holding every album, every cell and the whole text at once).
+extension LibraryAPI {
+    /// Every album in library order, handed to `body` a batch at a time and kept by none.
+    ///
+    /// One statement reads them all, so they are one snapshot of the library whatever other
+    /// processes commit meanwhile. ``albums()`` returns the same albums in one array.
+    ///
+    /// ```swift
+    /// try library.forEachAlbum { batch in
+    ///     for album in batch { print(album.title) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - batchSize: The most albums handed over at once.
+    ///   - body: Called with each batch, in order; throwing stops the read and rethrows.
+    /// - Throws: `DatabaseError` if the library cannot be read, or what `body` throws.
+    /// - Complexity: O(*n*) time; memory O(`batchSize`).
+    public func forEachAlbum(batchSize: Int = 1_000, _ body: ([Album]) throws -> Void) throws {
+        var batch: [Album] = []
+        batch.reserveCapacity(batchSize)
+        // A statement of its own: `body` may read the library through the cached ones.
+        let statement = try database.prepare(
+            "SELECT id, title, artist, genre, year, cover FROM album ORDER BY sort_key")
+        try statement.readEachRow { columns in
+            batch.append(try Self.album(from: columns))
+            if batch.count >= batchSize {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+
+    /// The title, artist and genre of every album, in no particular order, lent to `body` as UTF-8
+    /// bytes (valid during the call only), with whether it has a year: what measuring a table of
+    /// the whole library needs, read without making a string or an album per row.
+    ///
+    /// - Parameter body: Called once per album with its title, artist and genre, and whether its
+    ///   year is set.
+    /// - Throws: `DatabaseError` if the library cannot be read, or what `body` throws.
+    /// - Complexity: O(*n*) time, O(1) memory.
+    public func forEachAlbumText(
+        _ body: (
+            _ title: UnsafeBufferPointer<UInt8>, _ artist: UnsafeBufferPointer<UInt8>,
+            _ genre: UnsafeBufferPointer<UInt8>, _ hasYear: Bool
+        ) throws -> Void
+    ) throws {
+        let statement = try database.prepare("SELECT title, artist, genre, year IS NOT NULL FROM album")
+        try statement.readEachRow { columns in
+            let hasYear = try columns.integer(at: 3) != 0
+            try columns.withUTF8(at: 0) { title in
+                try columns.withUTF8(at: 1) { artist in
+                    try columns.withUTF8(at: 2) { genre in try body(title, artist, genre, hasYear) }
+                }
+            }
+        }
+    }
+
+    /// The albums ``albums(matching:order:)`` returns, in the same order with the same positions,
+    /// handed to `body` a batch at a time.
+    ///
+    /// Memory holds, per matching album, its row, its position and what it is ordered by (the
+    /// title or artist folded to lowercase, or the year), never the album: each batch is read back
+    /// by row when its turn comes. Everything is read in one transaction, one snapshot.
+    ///
+    /// - Parameters:
+    ///   - query: Text every album's title, artist or genre must contain, as in
+    ///     ``albums(matching:order:)``; `nil` for every album.
+    ///   - order: How to order them; ties keep library order.
+    ///   - batchSize: The most albums handed over at once.
+    ///   - body: Called with each batch, in order.
+    /// - Throws: `DatabaseError` if the library cannot be read, or what `body` throws.
+    /// - Complexity: O(*m* log *m*) for *m* matches, plus one walk over the `sort_key` index to
+    ///   find their positions when there is a query; memory O(*m*) small entries.
+    public func forEachAlbum(
+        matching query: String?, order: AlbumOrder, batchSize: Int = 1_000,
+        _ body: ([(position: Int, album: Album)]) throws -> Void
+    ) throws {
+        if query == nil && order == .position {
+            var position = 0
+            return try forEachAlbum(batchSize: batchSize) { albums in
+                try body(
+                    albums.map { album in
+                        position += 1
+                        return (position, album)
+                    })
+            }
+        }
+        let folded = query.map(SearchText.folded)
+        try database.inTransaction(.deferred) {
+            switch order {
+            case .position:
+                try emit(try entries(matching: folded) { _ in 0 }, batchSize: batchSize, body)
+            case .title:
+                try emit(try entries(matching: folded) { try $0.text(at: 2).lowercased() }, batchSize: batchSize, body)
+            case .artist:
+                try emit(try entries(matching: folded) { try $0.text(at: 3).lowercased() }, batchSize: batchSize, body)
+            case .year:
+                // Albums without a year go last: Int.max sorts after every year.
+                try emit(
+                    try entries(matching: folded) { $0.isNull(at: 4) ? Int.max : Int(try $0.integer(at: 4)) },
+                    batchSize: batchSize, body)
+            }
+            return .commit
+        }
+    }
+
+    /// A matching album as the ordered read keeps it.
+    private struct Entry<Key: Comparable> {
+        var rowID: Int64
+        var sortKey: Int64
+        var position = 0
+        var key: Key
+    }
+
+    /// The albums matching `folded` (every album for `nil`) with their positions, ordered by `key`
+    /// (read from a row of rowid, sort_key, title, artist, year), ties in library order.
+    private func entries<Key: Comparable>(
+        matching folded: String?, key: (borrowing ColumnReader) throws -> Key
+    ) throws -> [Entry<Key>] {
+        var entries: [Entry<Key>] = []
+        func collect(_ columns: borrowing ColumnReader) throws {
+            entries.append(
+                Entry(rowID: try columns.integer(at: 0), sortKey: try columns.integer(at: 1), key: try key(columns)))
+        }
+        if let folded {
+            guard !folded.isEmpty else { return entries }
+            if folded.count >= SearchText.indexedLength {
+                // The index proposes, the column decides: a match must contain the text itself.
+                try database.prepare(
+                    """
+                    SELECT a.rowid, a.sort_key, a.title, a.artist, a.year
+                    FROM album_search s JOIN album a ON a.rowid = s.rowid
+                    WHERE album_search MATCH ? AND instr(a.search_text, ?) > 0
+                    """
+                ).readEachRow([SearchText.phrase(folded), folded], collect)
+            } else {
+                try database.prepare(
+                    "SELECT rowid, sort_key, title, artist, year FROM album WHERE instr(search_text, ?) > 0"
+                ).readEachRow([folded], collect)
+            }
+            // Positions: one walk over the sort keys in order, counting those below each match's.
+            entries.sort { $0.sortKey < $1.sortKey }
+            var next = 0
+            var below = 0
+            try database.prepare("SELECT sort_key FROM album ORDER BY sort_key").readEachRow { columns in
+                let sortKey = try columns.integer(at: 0)
+                while next < entries.count && entries[next].sortKey <= sortKey {
+                    entries[next].position = below + 1
+                    next += 1
+                }
+                below += 1
+            }
+            while next < entries.count {
+                entries[next].position = below + 1
+                next += 1
+            }
+        } else {
+            try database.prepare("SELECT rowid, sort_key, title, artist, year FROM album ORDER BY sort_key")
+                .readEachRow { columns in
+                    try collect(columns)
+                    entries[entries.count - 1].position = entries.count
+                }
+        }
+        entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }
+        return entries
+    }
+
+    /// Reads the albums of `entries` back by row, in their order, a batch at a time.
+    private func emit<Key>(
+        _ entries: [Entry<Key>], batchSize: Int, _ body: ([(position: Int, album: Album)]) throws -> Void
+    ) throws {
+        let byRow = try database.prepare("SELECT id, title, artist, genre, year, cover FROM album WHERE rowid = ?")
+        var batch: [(position: Int, album: Album)] = []
+        batch.reserveCapacity(min(batchSize, entries.count))
+        for entry in entries {
+            try byRow.readEachRow([entry.rowID]) { columns in
+                batch.append((entry.position, try Self.album(from: columns)))
+            }
+            if batch.count >= batchSize {
+                try body(batch)
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        if !batch.isEmpty { try body(batch) }
+    }
+
+    /// Runs `body` in one read transaction: every read in it sees the same snapshot of the library,
+    /// whatever other processes commit meanwhile (a listing read in two passes, say).
+    ///
+    /// - Parameter body: The reads.
+    /// - Throws: `DatabaseError` if the transaction cannot begin, or what `body` throws.
+    public func inOneSnapshot(_ body: () throws -> Void) throws {
+        try database.inTransaction(.deferred) {
+            try body()
+            return .commit
+        }
+    }
+}
