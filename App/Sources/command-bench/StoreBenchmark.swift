@@ -155,7 +155,7 @@ private struct StoreWorkloads {
             let level = synchronous.rawValue.lowercased()
             // Interleave the three so a burst of machine noise hits them alike.
             var raw = Duration.zero, rawWithRecord = Duration.zero, rawHistorySQL = Duration.zero
-            var durable = Duration.zero, durableTexts = Duration.zero
+            var durable = Duration.zero, durableTexts = Duration.zero, durableAuthor = Duration.zero
             let rounds = 4
             let perRound = max(1, n / rounds)
             // Built before timing: every series stores the same strings, none pays to make them.
@@ -166,6 +166,8 @@ private struct StoreWorkloads {
                 rawHistorySQL += try rawInserts(titles, .historySQL, synchronous, round: round)
                 durable += try durablePushes(titles, readingTexts: false, synchronous, round: round)
                 durableTexts += try durablePushes(titles, readingTexts: true, synchronous, round: round)
+                durableAuthor += try durablePushes(
+                    titles, readingTexts: false, author: "ada@studio.example", synchronous, round: round)
             }
             let total = perRound * rounds
             let rawRate = Double(total) / BenchmarkMath.seconds(raw)
@@ -173,6 +175,7 @@ private struct StoreWorkloads {
             let rawHistorySQLRate = Double(total) / BenchmarkMath.seconds(rawHistorySQL)
             let durableRate = Double(total) / BenchmarkMath.seconds(durable)
             let durableTextsRate = Double(total) / BenchmarkMath.seconds(durableTexts)
+            let durableAuthorRate = Double(total) / BenchmarkMath.seconds(durableAuthor)
             print(
                 "suite=store workload=commits synchronous=\(level) n=\(total) payload_bytes=64 record_bytes=\(sample.count)"
             )
@@ -181,6 +184,10 @@ private struct StoreWorkloads {
             print("  raw_history_sql_commits_per_s=\(Int(rawHistorySQLRate))")
             print("  durable_commits_per_s=\(Int(durableRate))")
             print("  durable_reading_texts_commits_per_s=\(Int(durableTextsRate))")
+            print("  durable_with_author_commits_per_s=\(Int(durableAuthorRate))")
+            print(
+                "  ratio_durable_with_author_to_durable=\(String(format: "%.3f", durableAuthorRate / durableRate)) (target >= 0.95)"
+            )
             print("  ratio_durable_to_raw=\(String(format: "%.3f", durableRate / rawRate)) (target >= 0.5)")
             print("  ratio_durable_to_raw_with_record=\(String(format: "%.3f", durableRate / rawWithRecordRate))")
             print("  ratio_raw_history_sql_to_raw=\(String(format: "%.3f", rawHistorySQLRate / rawRate)) (the ceiling)")
@@ -264,18 +271,20 @@ private struct StoreWorkloads {
     private func durablePushes(
         _ titles: [String],
         readingTexts: Bool,
+        author: String? = nil,
         _ synchronous: Database.Configuration.Synchronous,
         round: Int
     ) throws -> Duration {
         let n = titles.count
         let db = try Database.openStore(
-            path: path("durable-\(readingTexts)-\(round).sqlite"),
+            path: path("durable-\(readingTexts)-\(author != nil)-\(round).sqlite"),
             schemas: [Items.schema],
             configuration: configuration(synchronous)
         )
         defer { db.close() }
         let items = Items(database: db)
         let history = try DurableHistory(database: db, receiver: items, registry: registry)
+        history.author = author
         var texts = 0
         let start = clock.now
         for payload in titles {
