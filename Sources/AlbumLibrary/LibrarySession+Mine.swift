@@ -69,39 +69,52 @@ extension LibrarySession {
         }
     }
 
+    /// A step after the author's change, as the scan met it.
+    private struct Later {
+        var step: AlbumStep
+        var position: Int
+        var node: Int
+    }
+
     /// Inside the push's transaction: finds the step, checks the later ones, rebases the position.
     private func revertCommand(author: String, reapplying: Bool) throws -> RevertStepCommand {
         let index = try history.committedIndex()
-        // From the top down: each later step, and the nodes undone by a later "undo mine" that
-        // is not itself undone (their changes no longer stand).
-        var later: [(step: AlbumStep, position: Int)] = []
+        // From the top down: each later step, and the nodes whose effect a later "undo mine" or
+        // "redo mine" that still stands cancels.
+        var later: [Later] = []
         var cancelled: Set<Int> = []
         for position in stride(from: index - 1, through: 0, by: -1) {
             let node = try history.node(at: position).rawValue
             let record = try history.record(at: position)
             let step = AlbumStep(try history.command(at: position))
-            defer { later.append((step, position)) }
+            defer { later.append(Later(step: step, position: position, node: node)) }
             if cancelled.contains(node) { continue }
-            if case .revert(let revert) = step { cancelled.insert(revert.step) }
+            if case .revert(let revert) = step { cancelled.insert(revert.cancels) }
             guard record.author == author else { continue }
             // The author's change is the last step: a plain undo (a redo can bring it back).
             if !reapplying, later.isEmpty, !step.isRevert { throw UndoPlainly(record: record.id) }
             let change: RevertStepCommand.Change
             let original: Int
+            // Where the album was when this step ran: the place a rebased insertion starts from.
+            let base: Int
             switch (step, reapplying) {
             case (.revert(let revert), true) where !revert.reapplies:
                 change = revert.change
                 original = revert.step
+                base = revert.position
             case (.revert, _): continue  // an undo mine is not a change to undo; a redo mine not one to redo
             case (.add(let add), false):
                 change = .add(add)
                 original = node
+                base = add.position
             case (.delete(let delete), false) where delete.album != nil:
                 change = .delete(delete)
                 original = node
+                base = delete.position
             case (.edit(let edit), false) where edit.before != nil:
                 change = .edit(edit)
                 original = node
+                base = 0
             case (_, false):
                 // A move, an import, a replacement: undone only as the last step.
                 throw LibraryError(
@@ -110,10 +123,11 @@ extension LibrarySession {
                 )
             case (_, true): continue
             }
-            try checkNoConflict(change.step, node: original, later: later.reversed())
+            let chronological = Array(later.reversed())
+            try checkNoConflict(change.step, later: chronological, cancelled: cancelled)
             return RevertStepCommand(
-                change: change, step: original, reapplies: reapplying,
-                position: try rebasedPosition(of: change, reapplying: reapplying, later: later.reversed()))
+                change: change, step: original, cancels: node, reapplies: reapplying,
+                position: try rebasedPosition(of: change, from: base, reapplying: reapplying, later: chronological))
         }
         throw reapplying
             ? LibraryError(.nothingToRedo, "\(author) has no undone change to redo")
@@ -121,35 +135,39 @@ extension LibrarySession {
     }
 
     /// Refuses when a step after the author's touched what it touched, naming who and what.
-    private func checkNoConflict(
-        _ mine: AlbumStep, node: Int, later: [(step: AlbumStep, position: Int)]
-    ) throws {
+    ///
+    /// A later step whose effect is cancelled, and the undo or redo mine cancelling it, together
+    /// change nothing: neither counts.
+    private func checkNoConflict(_ mine: AlbumStep, later: [Later], cancelled: Set<Int>) throws {
         let footprint = mine.footprint
-        for (step, position) in later {
-            guard let parts = footprint.overlap(with: step.footprint) else { continue }
-            let other = try history.record(at: position)
-            let who = other.author ?? "someone"
+        let laterNodes = Set(later.map(\.node))
+        for step in later {
+            if cancelled.contains(step.node) { continue }
+            if case .revert(let revert) = step.step, laterNodes.contains(revert.cancels) { continue }
+            guard let parts = footprint.overlap(with: step.step.footprint) else { continue }
+            let who = try history.record(at: step.position).author ?? "someone"
             throw LibraryError(
                 .conflict,
-                "\(who) \(step.verb(for: parts)) “\(Self.title(of: mine))” after your \(mine.noun) (step \(try history.node(at: position)))"
+                "\(who) \(step.step.verb(for: parts)) “\(Self.title(of: mine))” after your \(mine.noun) (step \(step.node))"
             )
         }
     }
 
-    /// The position the change's album goes back to (or is at), in the library as it is now.
+    /// The position the change's album goes back to (or is at), in the library as it is now: an
+    /// insertion's place (`base`, where the album was when the step found ran) is rebased over the
+    /// later steps and kept within the library's end.
     private func rebasedPosition(
-        of change: RevertStepCommand.Change, reapplying: Bool, later: [(step: AlbumStep, position: Int)]
+        of change: RevertStepCommand.Change, from base: Int, reapplying: Bool, later: [Later]
     ) throws -> Int {
+        let end = try library.count() + 1
+        let rebased = min(later.reduce(base) { $1.step.shifted($0) }, end)
         switch change {
         case .edit: return 0
-        case .add(let add):
-            // Reverting an add removes the album where it is now; doing it again puts it back where
-            // the add put it, rebased.
-            if !reapplying { return try library.position(of: add.album.id) ?? add.position }
-            return later.reduce(add.position) { $1.step.shifted($0) }
+        // Reverting an add (doing a delete again) removes the album where it is now.
+        case .add(let add): return reapplying ? rebased : try library.position(of: add.album.id) ?? rebased
         case .delete(let delete):
-            if reapplying, let album = delete.album { return try library.position(of: album.id) ?? delete.position }
-            return later.reduce(delete.position) { $1.step.shifted($0) }
+            guard reapplying, let album = delete.album else { return rebased }
+            return try library.position(of: album.id) ?? rebased
         }
     }
 

@@ -36,6 +36,10 @@ import Testing
             // Redo mine: the delete again, Blue Train still first.
             #expect(try ada.redoMine(author: "ada").text == "Redo \(deleted.text) (step 1)")
             #expect(try titles(ada) == ["Blue Train"] + before.filter { $0 != before[2] })
+            // The undo and its redo cancel out: the delete can be undone once more.
+            try grace.add(Album(title: "Giant Steps", artist: "John Coltrane"))
+            #expect(try ada.undoMine(author: "ada").text == "Undo \(deleted.text) (step 1)")
+            #expect(try titles(ada) == ["Blue Train"] + before + ["Giant Steps"])
         }
     }
 

@@ -50,6 +50,10 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
     case redo(Int)
     /// `undo --to STEP`: a jump to any step of the tree (0: the start).
     case undoTo(Int)
+    /// `undo --mine`: the process's own latest change (each process is an author).
+    case undoMine
+    /// `redo --mine`.
+    case redoMine
     /// `import FILE`: the file holds these albums.
     case importAlbums([LibraryModel.Album], file: String)
     /// `import --replace FILE`.
@@ -67,6 +71,8 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
         case .undo(let count): ["undo", String(count)]
         case .redo(let count): ["redo", String(count)]
         case .undoTo(let step): ["undo", "--to", String(step)]
+        case .undoMine: ["undo", "--mine"]
+        case .redoMine: ["redo", "--mine"]
         case .importAlbums(_, let file): ["import", file]
         case .replace(_, let file): ["import", "--replace", file]
         }
@@ -76,6 +82,8 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
     var subcommand: String {
         if case .replace = self { return "import --replace" }
         if case .undoTo = self { return "undo --to" }
+        if case .undoMine = self { return "undo --mine" }
+        if case .redoMine = self { return "redo --mine" }
         return arguments[0]
     }
 

@@ -17,6 +17,8 @@ struct CheckerRound {
         var gateOrder: Int?
 
         var label: String { "P\(process)#\(number) `\(operation)`" }
+        /// The author the process records its steps as (`--author`).
+        var author: String { "p\(process)" }
     }
 
     /// `albums --json history`.
@@ -112,7 +114,8 @@ struct CheckerRound {
                         let result: ChildProcess.Result
                         do {
                             result = try await ChildProcess.run(
-                                self.albums, ["--db", database, "--json"] + operation.arguments,
+                                self.albums,
+                                ["--db", database, "--json", "--author", "p\(process)"] + operation.arguments,
                                 environment: environment, timeout: timeout)
                         } catch {
                             result = ChildProcess.Result(

@@ -63,8 +63,10 @@ struct CheckerWorkload {
             }
             return .edit(reference(), fields)
         case 28..<42: return .move(reference(), to: 1 + roll(9))
-        case 42..<56: return .delete(reference())
-        case 56..<65: return .undo(count())
+        case 42..<52: return .delete(reference())
+        case 52..<57: return .undoMine
+        case 57..<59: return .redoMine
+        case 59..<65: return .undo(count())
         // A step of the tree by number: most exist by then, some not (yet), 0 is the start.
         case 65..<72: return .undoTo(roll(2 + 3 * number))
         case 72..<84: return .redo(count())

@@ -180,7 +180,7 @@ struct HistoryChecker {
         var model = LibraryModel(albums: record.initialAlbums)
         var states = [model]
         for (offset, change) in ordered.enumerated() {
-            switch model.apply(change.run.operation, addedID: change.printed.id) {
+            switch model.apply(change.run.operation, addedID: change.printed.id, author: change.run.author) {
             case .failure(let refusal):
                 fail(
                     "\(change.run.label) printed \(change.printed) (commit \(offset + 1) of \(ordered.count)), "
@@ -236,7 +236,7 @@ struct HistoryChecker {
             guard lower <= upper else { continue }  // past where the replay stopped
             let candidates = (lower...upper).map { point -> Swift.Result<LibraryModel.Result, LibraryModel.Refusal> in
                 var model = states[point]
-                return model.apply(refusal.run.operation, addedID: nil)
+                return model.apply(refusal.run.operation, addedID: nil, author: refusal.run.author)
             }
             let explained = candidates.contains { outcome in
                 guard case .failure(let expected) = outcome else { return false }

@@ -25,6 +25,10 @@ struct LibraryModel: Sendable {
         var parent: Int
         var before: [Album]
         var after: [Album]
+        /// Who made it (each checker process is an author).
+        var author = ""
+        /// What it changed, for "undo mine" (LibraryModel+Mine.swift).
+        var change: Change = .other
     }
 
     /// What a change prints with `--json` (`ChangeResult`), decoded or as the model expects it.
@@ -55,7 +59,7 @@ struct LibraryModel: Sendable {
     struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         enum Kind: String, Sendable {
             case positionOutOfRange, albumNotFound, ambiguousTitle, nothingToChange, nothingToUndo, nothingToRedo
-            case idInLibrary, noSuchStep
+            case idInLibrary, noSuchStep, conflict
         }
 
         var kind: Kind
@@ -80,18 +84,25 @@ struct LibraryModel: Sendable {
             if message == "nothing to redo" || message.hasSuffix("can be redone") { return .nothingToRedo }
             if message.hasSuffix("is already in the library") { return .idInLibrary }
             if message.hasPrefix("there is no step ") { return .noSuchStep }
+            if message.contains(" after your ") || message.contains("can be undone only as the last step") {
+                return .conflict
+            }
+            if message.hasSuffix(" has no change to undo") { return .nothingToUndo }
+            if message.hasSuffix(" has no undone change to redo") { return .nothingToRedo }
             return nil
         }
     }
 
-    private(set) var albums: [Album]
+    var albums: [Album]
     /// Every step, by its number (1, 2, …: the order the steps were recorded in).
     private(set) var steps: [Int: Step] = [:]
     /// The current state: a step's number, or 0 for the start.
-    private(set) var current = 0
+    var current = 0
     /// The child a redo from each state follows.
     private var lastChild: [Int: Int] = [:]
     private let startAlbums: [Album]
+    /// The author of the operation being applied.
+    var author = ""
 
     init(albums: [Album]) {
         self.albums = albums
@@ -128,13 +139,18 @@ struct LibraryModel: Sendable {
     /// - Parameters:
     ///   - operation: The operation.
     ///   - addedID: The id `albums add` printed (it draws a new album's id itself).
-    mutating func apply(_ operation: CheckerOperation, addedID: UUID?) -> Swift.Result<Result, Refusal> {
+    mutating func apply(
+        _ operation: CheckerOperation, addedID: UUID?, author: String = ""
+    ) -> Swift.Result<Result, Refusal> {
+        self.author = author
         switch operation {
+        case .undoMine: return mine(reapplying: false)
+        case .redoMine: return mine(reapplying: true)
         case .add(let title, let artist, let genre, let at):
             let position = at ?? albums.count + 1
             guard position <= albums.count + 1 else { return .failure(outOfRange(position, limit: albums.count + 1)) }
             let album = Album(id: addedID ?? UUID(), title: title, artist: artist, genre: genre ?? "")
-            record("Add “\(title)”") { $0.insert(album, at: position - 1) }
+            record("Add “\(title)”", .add(album)) { $0.insert(album, at: position - 1) }
             return .success(
                 Result(command: "add", step: "Add “\(title)”", id: album.id, title: title, position: position))
         case .edit(let reference, let fields):
@@ -146,7 +162,7 @@ struct LibraryModel: Sendable {
                             kind: .nothingToChange,
                             message: "“\(found.title)” already has those values: nothing to edit"))
                 }
-                record("Edit “\(found.title)”") { $0[position - 1] = edited }
+                record("Edit “\(found.title)”", .edit(before: found, fields: fields)) { $0[position - 1] = edited }
                 return .success(
                     Result(
                         command: "edit", step: "Edit “\(found.title)”", id: found.id, title: edited.title,
@@ -164,7 +180,7 @@ struct LibraryModel: Sendable {
                             kind: .nothingToChange,
                             message: "“\(found.title)” is already at position \(from): nothing to move"))
                 }
-                record("Move “\(found.title)”") { $0.insert($0.remove(at: from - 1), at: target - 1) }
+                record("Move “\(found.title)”", .move(found)) { $0.insert($0.remove(at: from - 1), at: target - 1) }
                 return .success(
                     Result(
                         command: "move", step: "Move “\(found.title)”", id: found.id, title: found.title,
@@ -172,7 +188,7 @@ struct LibraryModel: Sendable {
             }
         case .delete(let reference):
             return find(reference).map { position, found in
-                record("Delete “\(found.title)”") { $0.remove(at: position - 1) }
+                record("Delete “\(found.title)”", .delete(found)) { $0.remove(at: position - 1) }
                 return Result(
                     command: "delete", step: "Delete “\(found.title)”", id: found.id, title: found.title,
                     position: position)
@@ -237,7 +253,7 @@ struct LibraryModel: Sendable {
             }
             let first = albums.count + 1
             let text = imported.count == 1 ? "Import “\(imported[0].title)”" : "Import \(imported.count) albums"
-            record(text) { $0 += imported }
+            record(text, .importAlbums) { $0 += imported }
             let one = imported.count == 1 ? imported.first : nil
             return .success(
                 Result(
@@ -253,18 +269,18 @@ struct LibraryModel: Sendable {
                             + "nothing to replace"))
             }
             let text = "Replace the library with \(replacement.count) album\(replacement.count == 1 ? "" : "s")"
-            record(text) { $0 = replacement }
+            record(text, .replace) { $0 = replacement }
             return .success(Result(command: "import", step: text, count: replacement.count))
         }
     }
 
     /// Records a step that changes the albums as `change` does: a new child of the current state
     /// (the undone steps stay, as a branch).
-    private mutating func record(_ text: String, _ change: (inout [Album]) -> Void) {
+    mutating func record(_ text: String, _ kind: Change, _ change: (inout [Album]) -> Void) {
         let before = albums
         change(&albums)
         let node = (steps.keys.max() ?? 0) + 1
-        steps[node] = Step(text: text, parent: current, before: before, after: albums)
+        steps[node] = Step(text: text, parent: current, before: before, after: albums, author: author, change: kind)
         lastChild[current] = node
         current = node
     }

@@ -44,15 +44,19 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
     public var change: Change
     /// The node of the step that made the change.
     public var step: Int
+    /// The node whose effect this step cancels: ``step`` for an undo mine, the undo mine it
+    /// takes back for a redo mine.
+    public var cancels: Int
     /// `false`: the change is undone (undo mine); `true`: it is done again (redo mine).
     public var reapplies: Bool
     /// Where the album goes in, or where it was when it went out, when this step runs.
     public var position: Int
 
     /// Creates the command; ``LibrarySession/undoMine(author:)`` makes it after its checks.
-    public init(change: Change, step: Int, reapplies: Bool, position: Int) {
+    public init(change: Change, step: Int, cancels: Int, reapplies: Bool, position: Int) {
         self.change = change
         self.step = step
+        self.cancels = cancels
         self.reapplies = reapplies
         self.position = position
     }
