@@ -18,6 +18,7 @@ let suites: [String: ([String]) throws -> Void] = [
     "startup": StartupBenchmark.run,
     "tree": TreeBenchmark.run,
     "timetravel": TimeTravelBenchmark.run,
+    "mine": UndoMineBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())
