@@ -47,6 +47,10 @@ final class LibraryWindow {
     private var historyReport: String?
     /// Whether the last button press ended in an error (shown instead of a report).
     private var historyButtonFailed = false
+    /// The history's steps and done steps as of the last ``reload(currentID:fallbackIndex:)``: what
+    /// the window shows. (The history's own properties are read as committed now, so after a copy
+    /// over the file they already describe the copy.)
+    private(set) var shownHistory = (steps: 0, done: 0)
     /// Set when the library file is no longer the one the window shows (another program replaced,
     /// overwrote or removed it): the loop then reopens it or stops (``reopenedWindow(after:)``).
     var fileChange: FileChange?
@@ -276,6 +280,8 @@ final class LibraryWindow {
     /// `currentID` when it is in the library, else the one at `fallbackIndex` (clamped).
     func reload(currentID: UUID?, fallbackIndex: Int = 0) throws {
         state.albumCount = try session.library.count()
+        let history = session.history.state
+        shownHistory = (history.count, history.index)
         if let currentID, let position = try session.library.position(of: currentID) {
             state.currentIndex = position - 1
         } else {
