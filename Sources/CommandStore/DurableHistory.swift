@@ -524,7 +524,9 @@ public final class DurableHistory<Receiver> {
     /// Refuses a step-counted call while a macro is open (undo and redo are disabled then).
     func requireNoMacro(_ call: String) throws {
         guard cachedState.macroDepth == 0 else {
-            throw StoreError(.macroState, "\(call) while a macro is open: end it first", path: database.path)
+            throw StoreError(
+                .macroState, "\(call) while a macro is open: end it first", path: database.path,
+                undoErrorCode: .macroOpen)
         }
     }
 
@@ -598,7 +600,9 @@ public final class DurableHistory<Receiver> {
     public func endMacro() throws {
         switch activity {
         case .idle:
-            throw StoreError(.macroState, "endMacro() without a matching beginMacro(_:)", path: database.path)
+            throw StoreError(
+                .macroState, "endMacro() without a matching beginMacro(_:)", path: database.path,
+                undoErrorCode: .unbalancedGrouping)
         case .running, .runningInMacro:
             throw reentrancyError("endMacro")
         case .macro(let scope):
@@ -662,7 +666,9 @@ public final class DurableHistory<Receiver> {
     ///   transaction must end first), or a `DatabaseError`.
     public func clear() throws {
         if case .macro = activity {
-            throw StoreError(.macroState, "clear() while a macro is open: end it first", path: database.path)
+            throw StoreError(
+                .macroState, "clear() while a macro is open: end it first", path: database.path,
+                undoErrorCode: .macroOpen)
         }
         try perform(.clear) { engine in try engine.clear() }
     }
@@ -987,7 +993,8 @@ public final class DurableHistory<Receiver> {
         StoreError(
             .macroState,
             "\(call) was made from inside a running history call (a command must not call its own history)",
-            path: database.path
+            path: database.path,
+            undoErrorCode: .reentrantCall
         )
     }
 }
