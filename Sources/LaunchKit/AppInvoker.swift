@@ -62,6 +62,8 @@ public actor AppInvoker {
     var shutdownSignal: LaunchSignal?
     var shutdownCause: ShutdownCause?
     var shutdownRequested = false
+    /// What the signals of the running ``runUntilShutdown(signals:)`` do.
+    var signalHandling = SignalHandling.shutsDown
     var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     /// The running services, by node index (empty for launches without services).
     var services: [Int: ServiceRunner] = [:]
@@ -214,6 +216,9 @@ public actor AppInvoker {
         let width = maxConcurrency
         let events = eventHub
         if machine!.start(at: clock.now()) { appBecameReady(at: clock.now()) }
+        // The cause this launch's own failure set, announced once it stopped; a cause set by
+        // `requestShutdown` (a signal, `shutDown()`) was announced there (issue 25, G9: twice).
+        var failureCause: ShutdownCause?
 
         await withTaskGroup(of: Completion.self) { group in
             var running = 0
@@ -258,7 +263,10 @@ public actor AppInvoker {
                     appBecameReady(at: completion.endedAt)
                 case .abort(let failed):
                     if case .failed(let error) = completion.result { failureError = error }
-                    if shutdownCause == nil { shutdownCause = .launchFailed(graph.nodes[failed].id) }
+                    if shutdownCause == nil {
+                        shutdownCause = .launchFailed(graph.nodes[failed].id)
+                        failureCause = shutdownCause
+                    }
                     group.cancelAll()
                 }
                 if !waiters.isEmpty { resumeWaiters() }
@@ -278,7 +286,7 @@ public actor AppInvoker {
         }
         lifecycle = .ended
         resumeWaiters()
-        if let cause = shutdownCause {
+        if let cause = failureCause {
             events.emit(LaunchEvent(time: clock.now(), id: nil, kind: .shuttingDown(cause)))
         }
         _ = await tearDownOnce()

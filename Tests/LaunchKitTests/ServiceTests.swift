@@ -200,6 +200,34 @@ func recordingService(
         for await _ in invoker.events() { Issue.record("an event after the end") }
     }
 
+    /// Issue 25, G9: a shutdown that interrupted the launch announced `shuttingDown` twice (when it
+    /// was requested, and again when the launch stopped); a failed launch announces it once too.
+    @Test func anInterruptedOrFailedLaunchAnnouncesItsShutdownOnce() async throws {
+        let interrupted = AppInvoker {
+            LaunchService("database") { _, lifetime in
+                lifetime.ready()
+                await lifetime.waitForStopRequest()
+            }
+            LaunchCommand("slow", dependsOn: ["database"]) { _ in try await Task.sleep(for: .seconds(3_600)) }
+        }
+        let failed = AppInvoker {
+            LaunchCommand("broken") { _ in throw Boom() }
+        }
+        for (invoker, stop) in [(interrupted, true), (failed, false)] {
+            let events = invoker.events()
+            let collected = Task { await events.reduce(into: [String]()) { $0.append(Self.describe($1)) } }
+            let launch = Task { try await invoker.run() }
+            if stop {
+                try await invoker.waitForCompletion(of: "database")
+                await invoker.shutDown()
+            }
+            _ = await launch.result
+            let names = await collected.value
+            #expect(names.filter { $0 == "app shuttingDown" }.count == 1, "events: \(names)")
+            #expect(names.last == "app shutDown", "events: \(names)")
+        }
+    }
+
     static func describe(_ event: LaunchEvent) -> String {
         let subject = event.id?.rawValue ?? "app"
         switch event.kind {
