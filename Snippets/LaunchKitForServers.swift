@@ -113,7 +113,6 @@ func serveInAGroup() async -> Int32 {
                     failureTerminationBehavior: .gracefullyShutdownGroup)
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
-            cancellationSignals: [.sigterm, .sigint],  // a second signal cancels the group: escalation
             logger: logger))
     do {
         try await group.run()

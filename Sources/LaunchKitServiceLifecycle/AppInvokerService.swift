@@ -19,7 +19,8 @@ public import ServiceLifecycle
 ///   one of ``signals`` came first, so that `main` exits with `LaunchError/exitStatus` (143 after a
 ///   SIGTERM; 1 when no signal is named);
 /// - a second of ``signals`` escalates the launch's shutdown, as does the group's cancellation
-///   (its `cancellationSignals`, or `maximumGracefulShutdownDuration`).
+///   (its `cancellationSignals`, which `ServiceGroup` requires to differ from its graceful ones, or
+///   `maximumGracefulShutdownDuration`).
 ///
 /// The service listens to ``signals`` only to name and count them: the group's graceful shutdown
 /// (its `gracefulShutdownSignals`, which should be the same signals) is what stops the launch, in
@@ -35,8 +36,7 @@ public import ServiceLifecycle
 ///                 failureTerminationBehavior: .gracefullyShutdownGroup),
 ///             .init(service: httpServer),
 ///         ],
-///         gracefulShutdownSignals: [.sigterm, .sigint],
-///         cancellationSignals: [.sigterm, .sigint],  // a second signal cancels: escalation
+///         gracefulShutdownSignals: [.sigterm, .sigint],  // the same signals as the service's
 ///         logger: logger))
 /// do {
 ///     try await group.run()
