@@ -5,7 +5,9 @@ extension AppInvoker {
     /// Call it on normal termination. Steps run one at a time, each with its command's isolation and
     /// within its own time limit (``ServiceCommand/stopTimeLimit``,
     /// ``TearDownCommand/tearDownTimeLimit``, by default ``stepTimeLimit``). A service is first asked
-    /// to stop (its ``ServiceLifetime/waitForStopRequest()`` returns), then cancelled if it overruns.
+    /// to stop (its ``ServiceLifetime/waitForStopRequest()`` returns), then cancelled if it overruns;
+    /// a service still starting (it never called ``ServiceLifetime/ready()``: the launch was
+    /// interrupted) is cancelled at once.
     /// A step that fails or overruns is reported, and the next step still runs: the database still
     /// closes when the server before it hangs. If the whole shutdown takes longer than
     /// ``shutdownDeadline``, or ``escalateShutdown()`` is called, it escalates (see
