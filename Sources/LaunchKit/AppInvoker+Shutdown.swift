@@ -22,10 +22,8 @@ extension AppInvoker {
         switch lifecycle {
         case .idle:
             lifecycle = .ended
-            if machine != nil {
-                machine!.cancel()
-                _ = machine!.skipUnstarted(at: clock.now())
-            }
+            machine.cancel()
+            _ = machine.skipUnstarted(at: clock.now())
             resumeWaiters()
             eventHub.finish()
             return []
@@ -149,13 +147,13 @@ extension AppInvoker {
         }
         await shutDown()
         if let error = serviceEndedError(report: makeReport()) { throw error }
-        return makeReport()!
+        return launchReport()
     }
 
     /// The report of a launch stopped before readiness, or the error when a signal (or, in a
     /// service group, the group's shutdown) stopped it.
     private func reportUnlessInterrupted() throws(LaunchError) -> LaunchReport {
-        let report = makeReport()!
+        let report = launchReport()
         guard report.readyAt == nil else { return report }
         switch (shutdownSignal, signalHandling) {
         case (let signal?, _):
@@ -234,7 +232,7 @@ extension AppInvoker {
             tearDownEntries = entries
             return entries
         }
-        guard let machine else { return [] }
+        guard case .success = graphResult else { return [] }
         var steps: [ShutdownStep] = []
         for index in machine.graph.topologicalOrder.reversed() {
             let node = machine.graph.nodes[index]
