@@ -566,7 +566,7 @@ public final class DurableHistory<Receiver> {
             activity = .running
             do {
                 storage.beginWrite()
-                try storage.reloadIfChangedElsewhere()
+                if try storage.reloadIfChangedElsewhere() { try followStoredUndoLimit() }
                 try engine.beginMacro(text: text)
                 // The redo tail is gone already: the header must say so before any child's savepoint.
                 // The revision is taken by the endMacro() that commits.
@@ -803,6 +803,14 @@ public final class DurableHistory<Receiver> {
         return result!
     }
 
+    /// Takes the undo limit the header holds when another process changed it (``setUndoLimit(_:)``
+    /// there): the engine kept the one read at open, and went on pushing past the stored limit.
+    /// Called in the write transaction, right after a reread.
+    private func followStoredUndoLimit() throws {
+        guard engine.undoLimit != storage.undoLimit else { return }
+        try engine.setUndoLimit(storage.undoLimit)
+    }
+
     /// The records of the steps the next undo and redo apply (read inside the caller's transaction).
     private static func records(
         _ engine: HistoryEngine<SQLiteHistoryStorage>
@@ -848,7 +856,7 @@ public final class DurableHistory<Receiver> {
                 // revision is taken when it ends.
                 if macroScope == nil {
                     storage.beginWrite()
-                    try storage.reloadIfChangedElsewhere()
+                    if try storage.reloadIfChangedElsewhere() { try followStoredUndoLimit() }
                 }
                 result = try operation(&engine)
                 try storage.flushHeader(takingRevision: macroScope == nil)

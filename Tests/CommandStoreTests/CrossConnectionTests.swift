@@ -147,6 +147,19 @@ import Testing
         #expect(try pair.a.history.refresh() == false)
     }
 
+    /// Regression (found with issue 25): a history kept the undo limit it read at open, so after
+    /// another process lowered it, its pushes went on past the stored limit.
+    @Test func aLimitSetElsewhereHoldsForThisConnectionsPushes() throws {
+        let pair = try Pair()
+        defer { pair.close() }
+        try pair.a.history.push(Append(value: 1))
+        try pair.b.history.setUndoLimit(2)
+        for value in 2...4 { try pair.a.history.push(Append(value: value)) }
+        #expect(pair.a.history.count == 2 && pair.a.history.undoLimit == 2)
+        #expect(try pair.a.history.records().records.map(\.text) == ["Append 3", "Append 4"])
+        #expect(try pair.a.list.values() == [1, 2, 3, 4])  // trimming forgets steps, never data
+    }
+
     /// Regression: the terminal UI writes its current album beside the history; counting that
     /// commit as a change made each poll reread the history and the window, 5% of a core idle.
     @Test func theApplicationsOwnWritesAreNoChangeElsewhere() throws {
