@@ -96,9 +96,14 @@ let package = Package(
             name: "LaunchKitServiceLifecycle",
             dependencies: ["LaunchKit"] + serviceLifecycleProducts(["ServiceLifecycle", "Logging"])
         ),
+        // A launch inside a ServiceGroup: the group's signal tests run it (empty without the trait).
+        .executableTarget(
+            name: "servicegroup-fixture",
+            dependencies: ["LaunchKit", "LaunchKitServiceLifecycle"]
+                + serviceLifecycleProducts(["ServiceLifecycle", "UnixSignals", "Logging"])),
         .testTarget(
             name: "LaunchKitServiceLifecycleTests",
-            dependencies: ["LaunchKitServiceLifecycle", "LaunchKit", "TestSupport"]
+            dependencies: ["LaunchKitServiceLifecycle", "LaunchKit", "TestSupport", "servicegroup-fixture"]
                 + serviceLifecycleProducts([
                     "ServiceLifecycle", "ServiceLifecycleTestKit", "Logging", "InMemoryLogging",
                 ])

@@ -103,17 +103,25 @@ func serveWithServiceGroup() async throws {
 
 // MARK: Both together: the launch as one service of a group
 
-func serveInAGroup() async throws {
+func serveInAGroup() async -> Int32 {
     let group = ServiceGroup(
         configuration: ServiceGroupConfiguration(
             services: [
                 .init(
-                    service: AppInvokerService(invoker, logger: logger),
+                    // The group's signals: the first names an interruption, a second escalates.
+                    service: AppInvokerService(invoker, logger: logger, signals: [.terminate, .interrupt]),
                     failureTerminationBehavior: .gracefullyShutdownGroup)
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
-    try await group.run()
+    do {
+        try await group.run()
+        return 0
+    } catch let error as LaunchError {
+        return error.exitStatus  // 143 after a SIGTERM before the app was ready
+    } catch {
+        return 1
+    }
 }
 
 // The snippet only compiles the three start-ups; running them would serve forever.

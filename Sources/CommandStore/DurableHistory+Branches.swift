@@ -7,10 +7,11 @@ extension DurableHistory {
     /// Whether the history keeps branches (stored in the file: the same for every process).
     public var keepsBranches: Bool { storage.keepsBranches }
 
-    /// The current state as of the last call or ``refresh()``: the node of the last done step, or
-    /// `HistoryNode.ID.root`.
+    /// The current state as committed now (checked as ``state`` is): the node of the last done
+    /// step, or `HistoryNode.ID.root`.
     public var currentNode: HistoryNode.ID {
-        (try? engine.currentNode()) ?? .root
+        _ = committedState()
+        return (try? engine.currentNode()) ?? .root
     }
 
     /// The node of the entry at a position of the current path: the number ``jump(to:expecting:)``

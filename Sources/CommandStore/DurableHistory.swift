@@ -127,42 +127,53 @@ public final class DurableHistory<Receiver> {
 
     // MARK: - State
 
-    /// The index, count, clean state, texts and macro depth, as of the last call or ``refresh()``.
+    /// The index, count, clean state, texts and macro depth, as committed now.
     ///
-    /// The texts are read from the entries next to the index on first use after a call, and kept.
-    /// They are read in one read transaction with the state they belong to: when another process
-    /// has committed since the last call, the history first rereads its state (as ``refresh()``
-    /// does), so a text always describes the step the state names. If that read fails (an I/O
-    /// error, a damaged row), the text is empty; the next operation reaching that entry reports
-    /// the problem.
+    /// Every read outside a call first checks for other connections' commits (one statement,
+    /// `PRAGMA data_version`, reading no table) and, when there was one, rereads the state as
+    /// ``refresh()`` does (and publishes a `reload` event): what a view shows is the state the next
+    /// ``undo()`` starts from, with no ``refresh()`` needed. The texts are read from the entries next
+    /// to the index on first use after a change, in one read transaction with the state they belong
+    /// to, and kept. If that read fails (an I/O error, a damaged row), the text is empty; the next
+    /// operation reaching that entry reports the problem. Inside a running call or an open macro
+    /// (which holds the write lock: nothing else can commit), the state is the one in memory;
+    /// inside a transaction of your own, it is that transaction's snapshot.
+    ///
+    /// Read ``state`` once rather than several of the properties below when a view shows them
+    /// together: each property pays the check.
     public var state: UndoState { stateWithTexts() }
-    /// Whether ``undo()`` would do something (`false` while a macro is open).
-    public var canUndo: Bool { cachedState.canUndo }
-    /// Whether ``redo()`` would do something (`false` while a macro is open).
-    public var canRedo: Bool { cachedState.canRedo }
-    /// The action text of the step the next undo reverts ("" when none).
+    /// Whether ``undo()`` would do something (`false` while a macro is open), as committed now.
+    public var canUndo: Bool { committedState().canUndo }
+    /// Whether ``redo()`` would do something (`false` while a macro is open), as committed now.
+    public var canRedo: Bool { committedState().canRedo }
+    /// The action text of the step the next undo reverts ("" when none), as committed now.
     public var undoText: String { stateWithTexts().undoText }
-    /// The action text of the step the next redo applies ("" when none).
+    /// The action text of the step the next redo applies ("" when none), as committed now.
     public var redoText: String { stateWithTexts().redoText }
-    /// The number of entries done (`0...count`).
-    public var index: Int { cachedState.index }
+    /// The number of entries done (`0...count`), as committed now.
+    public var index: Int { committedState().index }
     /// The number of entries (a closed macro counts once; an open outermost macro counts too, as in
-    /// `UndoStack` and Qt).
-    public var count: Int { cachedState.count }
-    /// The index marked clean, or `nil` when it can no longer be reached.
-    public var cleanIndex: Int? { cachedState.cleanIndex }
-    /// Whether the history is at its clean index (and no macro is open).
-    public var isClean: Bool { cachedState.isClean }
-    /// How many macros are open.
+    /// `UndoStack` and Qt), as committed now.
+    public var count: Int { committedState().count }
+    /// The index marked clean, or `nil` when it can no longer be reached, as committed now.
+    public var cleanIndex: Int? { committedState().cleanIndex }
+    /// Whether the history is at its clean index (and no macro is open), as committed now.
+    public var isClean: Bool { committedState().isClean }
+    /// How many macros are open (this history's own: another process's macro is not seen until it
+    /// commits).
     public var macroDepth: Int { cachedState.macroDepth }
     /// The maximum number of entries kept (0: no limit); stored with the history, changed with
-    /// ``setUndoLimit(_:)``.
-    public var undoLimit: Int { storage.undoLimit }
+    /// ``setUndoLimit(_:)``, as committed now.
+    public var undoLimit: Int {
+        _ = committedState()
+        return storage.undoLimit
+    }
 
     /// The record of the step the next undo reverts (its first entry), or `nil` when there is none.
     ///
-    /// Read with ``undoText``, in the same transaction. Pass its ``HistoryRecord/id`` to
-    /// ``undo(steps:expecting:)`` to undo this step only if it is still the last one.
+    /// Read with ``undoText``, in the same transaction, as committed now (see ``state``). Keep the
+    /// record a view shows and pass its ``HistoryRecord/id`` to ``undo(steps:expecting:)`` to undo
+    /// this step only if it is still the last one.
     public var undoRecord: HistoryRecord? {
         _ = stateWithTexts()
         return cachedRecords.undo
@@ -170,8 +181,9 @@ public final class DurableHistory<Receiver> {
 
     /// The record of the step the next redo applies, or `nil` when there is none.
     ///
-    /// Read with ``redoText``, in the same transaction. Pass its ``HistoryRecord/id`` to
-    /// ``redo(steps:expecting:)`` to redo this step only if it is still the next one.
+    /// Read with ``redoText``, in the same transaction, as committed now (see ``state``). Keep the
+    /// record a view shows and pass its ``HistoryRecord/id`` to ``redo(steps:expecting:)`` to redo
+    /// this step only if it is still the next one.
     public var redoRecord: HistoryRecord? {
         _ = stateWithTexts()
         return cachedRecords.redo
@@ -188,7 +200,9 @@ public final class DurableHistory<Receiver> {
     /// - Complexity: O(1): one indexed row, its payload left unread.
     /// - Precondition: `position` is in `0..<count`.
     public func text(at position: Int) throws -> String {
-        if macroDepth > 0, position == storage.count, let text = try? engine.text(at: position) { return text }
+        if cachedState.macroDepth > 0, position == storage.count, let text = try? engine.text(at: position) {
+            return text
+        }
         return try record(at: position).text
     }
 
@@ -206,7 +220,7 @@ public final class DurableHistory<Receiver> {
     ///   ``StoreError/Code/invalidCommandData``), or a `DatabaseError`.
     /// - Complexity: O(size of the entry): one indexed row, its payload decoded.
     public func command(at position: Int) throws -> DurableCommand<Receiver> {
-        if macroDepth > 0, position == storage.count, var open = engine.openMacroEntry() {
+        if cachedState.macroDepth > 0, position == storage.count, var open = engine.openMacroEntry() {
             try open.decode()
             return try Self.command(from: open)
         }
@@ -321,8 +335,9 @@ public final class DurableHistory<Receiver> {
     /// on (buffered without limit); it finishes when the history is deallocated. Take it before
     /// starting the task that reads it. Events follow `UndoStack`'s rules (see `UndoChange`), with
     /// one addition: ``reload()`` and ``refresh()`` deliver a `reload` event when what they read
-    /// differs. Changes another process commits are seen at the next call, ``refresh()`` or
-    /// ``watchExternalChanges(every:)``, not as they happen.
+    /// differs, and so does any read of the state that finds another process's commit. Changes
+    /// another process commits are seen at the next call, the next read of the state,
+    /// ``refresh()`` or ``watchExternalChanges(every:)``, not as they happen.
     ///
     /// ```swift
     /// let changes = history.changes  // subscribed now
@@ -407,7 +422,7 @@ public final class DurableHistory<Receiver> {
     @discardableResult
     public func push<Command: PersistentCommand>(_ makeCommand: () throws -> Command) throws -> Command
     where Command.Receiver == Receiver {
-        try perform(.push, always: macroDepth == 0) { engine in
+        try perform(.push, always: cachedState.macroDepth == 0) { engine in
             let bound = ReceiverBoundCommand(try makeCommand(), receiver: receiver)
             try engine.push(DurableEntry(content: .command(bound)))
             return bound.current
@@ -522,8 +537,10 @@ public final class DurableHistory<Receiver> {
 
     /// Refuses a step-counted call while a macro is open (undo and redo are disabled then).
     func requireNoMacro(_ call: String) throws {
-        guard macroDepth == 0 else {
-            throw StoreError(.macroState, "\(call) while a macro is open: end it first", path: database.path)
+        guard cachedState.macroDepth == 0 else {
+            throw StoreError(
+                .macroState, "\(call) while a macro is open: end it first", path: database.path,
+                undoErrorCode: .macroOpen)
         }
     }
 
@@ -573,7 +590,7 @@ public final class DurableHistory<Receiver> {
             activity = .running
             do {
                 storage.beginWrite()
-                try storage.reloadIfChangedElsewhere()
+                if try storage.reloadIfChangedElsewhere() { try followStoredUndoLimit() }
                 try engine.beginMacro(text: text)
                 // The redo tail is gone already: the header must say so before any child's savepoint.
                 // The revision is taken by the endMacro() that commits.
@@ -607,7 +624,9 @@ public final class DurableHistory<Receiver> {
     public func endMacro() throws {
         switch activity {
         case .idle:
-            throw StoreError(.macroState, "endMacro() without a matching beginMacro(_:)", path: database.path)
+            throw StoreError(
+                .macroState, "endMacro() without a matching beginMacro(_:)", path: database.path,
+                undoErrorCode: .unbalancedGrouping)
         case .running, .runningInMacro:
             throw reentrancyError("endMacro")
         case .macro(let scope):
@@ -671,7 +690,9 @@ public final class DurableHistory<Receiver> {
     ///   transaction must end first), or a `DatabaseError`.
     public func clear() throws {
         if case .macro = activity {
-            throw StoreError(.macroState, "clear() while a macro is open: end it first", path: database.path)
+            throw StoreError(
+                .macroState, "clear() while a macro is open: end it first", path: database.path,
+                undoErrorCode: .macroOpen)
         }
         try perform(.clear) { engine in try engine.clear() }
     }
@@ -806,6 +827,14 @@ public final class DurableHistory<Receiver> {
         return result!
     }
 
+    /// Takes the undo limit the header holds when another process changed it (``setUndoLimit(_:)``
+    /// there): the engine kept the one read at open, and went on pushing past the stored limit.
+    /// Called in the write transaction, right after a reread.
+    private func followStoredUndoLimit() throws {
+        guard engine.undoLimit != storage.undoLimit else { return }
+        try engine.setUndoLimit(storage.undoLimit)
+    }
+
     /// The records of the steps the next undo and redo apply (read inside the caller's transaction).
     private static func records(
         _ engine: HistoryEngine<SQLiteHistoryStorage>
@@ -851,7 +880,7 @@ public final class DurableHistory<Receiver> {
                 // revision is taken when it ends.
                 if macroScope == nil {
                     storage.beginWrite()
-                    try storage.reloadIfChangedElsewhere()
+                    if try storage.reloadIfChangedElsewhere() { try followStoredUndoLimit() }
                 }
                 result = try operation(&engine)
                 try storage.flushHeader(takingRevision: macroScope == nil)
@@ -901,7 +930,8 @@ public final class DurableHistory<Receiver> {
     /// (or `always`).
     private func publish(_ change: UndoChange.Operation, always: Bool = false) {
         guard let observers else { return }
-        observers.publish(change, state: stateWithTexts(), always: always)
+        // The state the call left (not rechecked: an event never shows another process's later commit).
+        observers.publish(change, state: textsAreStale ? stateWithTexts() : cachedState, always: always)
     }
 
     /// Keeps a complete state (texts included) and the records of the next undo and redo.
@@ -909,6 +939,21 @@ public final class DurableHistory<Receiver> {
         cachedState = state
         cachedRecords = records
         textsAreStale = false
+    }
+
+    /// The state as committed now, its texts possibly stale: outside a call, one statement checks
+    /// for other connections' commits (`PRAGMA data_version`, no table read; the application's own
+    /// writes do not count), and the state is reread only after one (publishing a `reload`).
+    ///
+    /// Inside a running call or an open macro (which holds the write lock) it is the state in
+    /// memory, as `readCommitted` reads it there; inside a transaction of the caller's, the check
+    /// sees that transaction's snapshot.
+    /// - Complexity: O(1): one statement when nothing changed elsewhere.
+    func committedState() -> UndoState {
+        guard case .idle = activity else { return cachedState }
+        // A failed check leaves the state as last read; the next operation reports the problem.
+        if (try? storage.changedElsewhere()) == true { _ = try? readCommitted { () } }
+        return cachedState
     }
 
     /// The state, with its texts read now if the last call left them stale.
@@ -920,7 +965,7 @@ public final class DurableHistory<Receiver> {
     /// the history), and the texts only need open macros, which are none whenever there is a text
     /// to show.
     private func stateWithTexts() -> UndoState {
-        guard textsAreStale else { return cachedState }
+        guard textsAreStale else { return committedState() }
         switch activity {
         case .running, .runningInMacro:
             // During a running call the storage may be half-way: read it as is, keep nothing.
@@ -980,7 +1025,8 @@ public final class DurableHistory<Receiver> {
         StoreError(
             .macroState,
             "\(call) was made from inside a running history call (a command must not call its own history)",
-            path: database.path
+            path: database.path,
+            undoErrorCode: .reentrantCall
         )
     }
 }

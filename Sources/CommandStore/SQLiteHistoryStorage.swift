@@ -624,6 +624,11 @@ final class SQLiteHistoryStorage: HistoryStorage {
         // With its payload: `body` runs or merges the entry, and the comparison below needs it.
         let loaded = try loadWithPayload(at: position)
         var entry = loaded.entry
+        // Decoded before `body` looks at it: a stored entry whose command is obsolete as decoded
+        // must be skipped and removed, as an `UndoStack` skips it, not run once more first (an
+        // undecoded entry cannot say it is obsolete). Every caller runs or merges it anyway; one
+        // that does not decode is left to `body` (a run reports it, a merge records apart).
+        try? entry.decode()
         // A command runs (undo, redo, a merge): a change even when its stored bytes stay the same.
         changedSinceBeginWrite = true
         let result = try body(&entry)

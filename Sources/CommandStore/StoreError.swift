@@ -1,3 +1,4 @@
+public import CommandKit
 public import SQLiteDatabase
 
 /// An error about a CommandStore file or history: a stable ``code``, a message naming the file.
@@ -12,6 +13,11 @@ public import SQLiteDatabase
 ///     print("This library was written by a newer version of the app.")
 /// }
 /// ```
+///
+/// A refusal through `UndoHistory` (another process changed the history, nothing to undo, a macro
+/// open, a call from inside a running command) also carries the ``undoErrorCode`` an `UndoStack`
+/// would raise for it, so code over `some UndoHistory` matches both histories the same way:
+/// `catch UndoError.Code.historyChanged`.
 public struct StoreError: Error, Sendable, Hashable {
     /// What kind of problem it is. New codes may be added; match the ones you handle.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -72,6 +78,13 @@ public struct StoreError: Error, Sendable, Hashable {
     public var path: String?
     /// The SQLite error behind this one, when there is one.
     public var databaseError: DatabaseError?
+    /// The code an `UndoStack` raises for the same refusal (`UndoError.Code`), or `nil` when the
+    /// error is no refusal of the history (a damaged file, a command that does not decode).
+    ///
+    /// ``Code/historyChanged``, ``Code/nothingToUndo`` and ``Code/nothingToRedo`` carry the code of
+    /// that name; ``Code/macroState`` carries `macroOpen`, `unbalancedGrouping` or `reentrantCall`,
+    /// whichever it is.
+    public var undoErrorCode: UndoError.Code?
 
     /// Creates an error.
     ///
@@ -80,13 +93,32 @@ public struct StoreError: Error, Sendable, Hashable {
     ///   - message: A message for people.
     ///   - path: The file involved.
     ///   - databaseError: The SQLite error behind it.
-    public init(_ code: Code, _ message: String, path: String? = nil, databaseError: DatabaseError? = nil) {
+    ///   - undoErrorCode: The refusal's `UndoError.Code`; `nil` takes the one of the same name for
+    ///     ``Code/historyChanged``, ``Code/nothingToUndo`` and ``Code/nothingToRedo``, and none
+    ///     for the other codes.
+    public init(
+        _ code: Code, _ message: String, path: String? = nil, databaseError: DatabaseError? = nil,
+        undoErrorCode: UndoError.Code? = nil
+    ) {
         self.code = code
         self.message = message
         self.path = path
         self.databaseError = databaseError
+        self.undoErrorCode = undoErrorCode ?? Self.undoErrorCode(for: code)
+    }
+
+    /// The `UndoError.Code` a refusal of this code always means (the others say it themselves).
+    private static func undoErrorCode(for code: Code) -> UndoError.Code? {
+        switch code {
+        case .historyChanged: .historyChanged
+        case .nothingToUndo: .nothingToUndo
+        case .nothingToRedo: .nothingToRedo
+        default: nil
+        }
     }
 }
+
+extension StoreError: UndoHistoryError {}
 
 extension StoreError: CustomStringConvertible {
     /// The message, followed by the SQLite error behind it when there is one.

@@ -66,7 +66,7 @@ extension AppInvoker {
     /// Applies a service's policy when it ends on its own while the app runs: a required service
     /// shuts the app down; an optional one is only reported.
     func serviceDidEnd(_ index: Int, _ end: ServiceRunner.End) {
-        guard let machine, !end.afterStopRequest, !end.cancelledByShutdown, !shutdownRequested,
+        guard !end.afterStopRequest, !end.cancelledByShutdown, !shutdownRequested,
             machine.entries[index].outcome == .running, machine.graph.nodes[index].isRequired
         else { return }
         let id = machine.graph.nodes[index].id

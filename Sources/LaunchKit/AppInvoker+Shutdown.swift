@@ -5,7 +5,9 @@ extension AppInvoker {
     /// Call it on normal termination. Steps run one at a time, each with its command's isolation and
     /// within its own time limit (``ServiceCommand/stopTimeLimit``,
     /// ``TearDownCommand/tearDownTimeLimit``, by default ``stepTimeLimit``). A service is first asked
-    /// to stop (its ``ServiceLifetime/waitForStopRequest()`` returns), then cancelled if it overruns.
+    /// to stop (its ``ServiceLifetime/waitForStopRequest()`` returns), then cancelled if it overruns;
+    /// a service still starting (it never called ``ServiceLifetime/ready()``: the launch was
+    /// interrupted) is cancelled at once.
     /// A step that fails or overruns is reported, and the next step still runs: the database still
     /// closes when the server before it hangs. If the whole shutdown takes longer than
     /// ``shutdownDeadline``, or ``escalateShutdown()`` is called, it escalates (see
@@ -15,14 +17,13 @@ extension AppInvoker {
     /// - Returns: The shutdown steps that were due, in the order they ran.
     @discardableResult
     public func shutDown() async -> [LaunchReport.TearDownEntry] {
-        requestShutdown(.requested)
+        // A signal seen but not acted on (a launch in a service group) names the cause.
+        requestShutdown(shutdownSignal.map { .signal($0) } ?? .requested)
         switch lifecycle {
         case .idle:
             lifecycle = .ended
-            if machine != nil {
-                machine!.cancel()
-                _ = machine!.skipUnstarted(at: clock.now())
-            }
+            machine.cancel()
+            _ = machine.skipUnstarted(at: clock.now())
             resumeWaiters()
             eventHub.finish()
             return []
@@ -86,7 +87,25 @@ extension AppInvoker {
     ///   required service that ended (each after the shutdown steps ran).
     @discardableResult
     public func runUntilShutdown(signals: [LaunchSignal] = [.terminate, .interrupt]) async throws -> LaunchReport {
+        try await runUntilShutdown(signals: signals, handling: .shutsDown)
+    }
+
+    /// What the signals of ``runUntilShutdown(signals:handling:)`` do.
+    package enum SignalHandling: Sendable {
+        /// The first shuts the app down, the next escalate (``runUntilShutdown(signals:)``).
+        case shutsDown
+        /// Inside a service group, whose graceful shutdown stops the app in the group's order: the
+        /// first signal is only recorded (it names the cause, and the interruption when the group
+        /// shuts down before readiness), the next escalate. A shutdown before readiness, signal or
+        /// not, is an interruption.
+        case namesAndEscalates
+    }
+
+    /// ``runUntilShutdown(signals:)`` with the signals' role chosen: `AppInvokerService` runs the
+    /// launch with `.namesAndEscalates`.
+    package func runUntilShutdown(signals: [LaunchSignal], handling: SignalHandling) async throws -> LaunchReport {
         _ = try graphResult.get()
+        signalHandling = handling
         let listener = await SignalListener.start(signals)
         let outcome: Result<LaunchReport, any Error>
         do {
@@ -128,28 +147,48 @@ extension AppInvoker {
         }
         await shutDown()
         if let error = serviceEndedError(report: makeReport()) { throw error }
-        return makeReport()!
+        return launchReport()
     }
 
-    /// The report of a launch stopped before readiness, or the error when a signal stopped it.
+    /// The report of a launch stopped before readiness, or the error when a signal (or, in a
+    /// service group, the group's shutdown) stopped it.
     private func reportUnlessInterrupted() throws(LaunchError) -> LaunchReport {
-        let report = makeReport()!
-        if let shutdownSignal, report.readyAt == nil {
+        let report = launchReport()
+        guard report.readyAt == nil else { return report }
+        switch (shutdownSignal, signalHandling) {
+        case (let signal?, _):
             throw LaunchError(
-                .interrupted, "the launch was interrupted by \(shutdownSignal) before the app was ready",
-                report: report, signal: shutdownSignal)
+                .interrupted, "the launch was interrupted by \(signal) before the app was ready",
+                report: report, signal: signal)
+        case (nil, .namesAndEscalates):
+            throw LaunchError(
+                .interrupted, "the launch was interrupted by the service group's shutdown before the app was ready",
+                report: report)
+        case (nil, .shutsDown):
+            return report
         }
-        return report
     }
 
-    /// Handles a shutdown signal: the first shuts down, the next escalates.
+    /// Handles a shutdown signal: the first shuts down (or, in a service group, is recorded), the
+    /// next escalates.
     private func receive(_ signal: LaunchSignal) {
-        guard !shutdownRequested else {
+        switch signalHandling {
+        case .shutsDown:
+            guard !shutdownRequested else {
+                escalate(.signal(signal))
+                return
+            }
+            shutdownSignal = signal
+            requestShutdown(.signal(signal))
+        case .namesAndEscalates:
+            // Counted by signals, not by the shutdown's state: the group's graceful shutdown may
+            // reach the launch before or after its first signal does.
+            guard shutdownSignal != nil else {
+                shutdownSignal = signal
+                return
+            }
             escalate(.signal(signal))
-            return
         }
-        shutdownSignal = signal
-        requestShutdown(.signal(signal))
     }
 
     /// Marks shutdown as requested (the first cause wins): cancels a running launch, wakes
@@ -172,7 +211,7 @@ extension AppInvoker {
         if escalation.escalate(reason, at: time) {
             eventHub.emit(LaunchEvent(time: time, id: nil, kind: .escalated(reason)))
         }
-        requestShutdown(.requested)
+        requestShutdown(shutdownSignal.map { .signal($0) } ?? .requested)
     }
 
     private func waitForShutdownRequest() async {
@@ -193,7 +232,7 @@ extension AppInvoker {
             tearDownEntries = entries
             return entries
         }
-        guard let machine else { return [] }
+        guard case .success = graphResult else { return [] }
         var steps: [ShutdownStep] = []
         for index in machine.graph.topologicalOrder.reversed() {
             let node = machine.graph.nodes[index]

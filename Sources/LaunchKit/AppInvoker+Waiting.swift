@@ -78,7 +78,6 @@ extension AppInvoker {
 
     /// How a wait ends now, or `nil` while it must go on.
     private func resolution(of target: WaitTarget) -> Result<LaunchOutcome, LaunchError>? {
-        guard let machine else { return nil }
         let ended: Bool = if case .ended = lifecycle { true } else { false }
         switch target {
         case .readiness:
@@ -111,7 +110,7 @@ extension AppInvoker {
         let what: String =
             switch waiter.target {
             case .readiness: "the app to be ready"
-            case .command(let index): "'\(machine!.graph.nodes[index].id)'"
+            case .command(let index): "'\(machine.graph.nodes[index].id)'"
             }
         waiter.continuation.resume(
             throwing: LaunchError(
@@ -126,7 +125,6 @@ extension AppInvoker {
 
     /// The unfinished commands a wait is held up by, in declaration order.
     private func stragglers(of target: WaitTarget) -> [LaunchID] {
-        guard let machine else { return [] }
         let candidates: [Int] =
             switch target {
             case .readiness:

@@ -52,7 +52,9 @@ public actor AppInvoker {
     private let sourceClock: any Clock<Duration>
     /// The clock, its origin reset when the launch starts.
     var clock: LaunchClock
-    var machine: LaunchStateMachine?
+    /// The launch's state machine; over an empty graph when the graph is invalid (`graphResult`
+    /// says so, and nothing runs), so that no use needs to unwrap it.
+    var machine: LaunchStateMachine
     var lifecycle = Lifecycle.idle
     private var failureError: (any Error)?
     var waiters: [Int: Waiter] = [:]
@@ -62,6 +64,8 @@ public actor AppInvoker {
     var shutdownSignal: LaunchSignal?
     var shutdownCause: ShutdownCause?
     var shutdownRequested = false
+    /// What the signals of the running ``runUntilShutdown(signals:)`` do.
+    var signalHandling = SignalHandling.shutsDown
     var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     /// The running services, by node index (empty for launches without services).
     var services: [Int: ServiceRunner] = [:]
@@ -115,6 +119,7 @@ public actor AppInvoker {
             self.machine = LaunchStateMachine(graph: graph)
         } catch {
             self.graphResult = .failure(error)
+            self.machine = LaunchStateMachine(graph: .empty)
         }
     }
 
@@ -213,16 +218,19 @@ public actor AppInvoker {
         let context = self.context
         let width = maxConcurrency
         let events = eventHub
-        if machine!.start(at: clock.now()) { appBecameReady(at: clock.now()) }
+        if machine.start(at: clock.now()) { appBecameReady(at: clock.now()) }
+        // The cause this launch's own failure set, announced once it stopped; a cause set by
+        // `requestShutdown` (a signal, `shutDown()`) was announced there (issue 25, G9: twice).
+        var failureCause: ShutdownCause?
 
         await withTaskGroup(of: Completion.self) { group in
             var running = 0
             while true {
-                if Task.isCancelled && !machine!.isStopping {
-                    machine!.cancel()
+                if Task.isCancelled && !machine.isStopping {
+                    machine.cancel()
                     group.cancelAll()
                 }
-                while running < width, let index = machine!.next() {
+                while running < width, let index = machine.next() {
                     let node = graph.nodes[index]
                     if events.isActive { events.emit(LaunchEvent(time: clock.now(), id: node.id, kind: .started)) }
                     if !node.isService {
@@ -240,11 +248,11 @@ public actor AppInvoker {
                 running -= 1
                 // Checked before recording, so work that stopped because of the cancellation counts as
                 // cancelled, not failed.
-                if Task.isCancelled && !machine!.isStopping {
-                    machine!.cancel()
+                if Task.isCancelled && !machine.isStopping {
+                    machine.cancel()
                     group.cancelAll()
                 }
-                let action = machine!.complete(
+                let action = machine.complete(
                     completion.index,
                     startedAt: completion.startedAt,
                     endedAt: completion.endedAt,
@@ -258,19 +266,22 @@ public actor AppInvoker {
                     appBecameReady(at: completion.endedAt)
                 case .abort(let failed):
                     if case .failed(let error) = completion.result { failureError = error }
-                    if shutdownCause == nil { shutdownCause = .launchFailed(graph.nodes[failed].id) }
+                    if shutdownCause == nil {
+                        shutdownCause = .launchFailed(graph.nodes[failed].id)
+                        failureCause = shutdownCause
+                    }
                     group.cancelAll()
                 }
                 if !waiters.isEmpty { resumeWaiters() }
             }
         }
 
-        guard machine!.isStopping else {
+        guard machine.isStopping else {
             lifecycle = .launched
             resumeWaiters()
-            return makeReport()!
+            return launchReport()
         }
-        let skipped = machine!.skipUnstarted(at: clock.now()).map { graph.nodes[$0].id }
+        let skipped = machine.skipUnstarted(at: clock.now()).map { graph.nodes[$0].id }
         if events.isActive {
             for id in skipped {
                 events.emit(LaunchEvent(time: clock.now(), id: id, kind: .finished(.skipped(skipReason))))
@@ -278,15 +289,15 @@ public actor AppInvoker {
         }
         lifecycle = .ended
         resumeWaiters()
-        if let cause = shutdownCause {
+        if let cause = failureCause {
             events.emit(LaunchEvent(time: clock.now(), id: nil, kind: .shuttingDown(cause)))
         }
         _ = await tearDownOnce()
         let report = makeReport()
         let skippedText = skipped.isEmpty ? "" : "; skipped: " + skipped.map { "'\($0)'" }.joined(separator: ", ")
-        if let failed = machine!.abortedBy {
+        if let failed = machine.abortedBy {
             let id = graph.nodes[failed].id
-            if case .timedOut(let limit) = machine!.entries[failed].outcome {
+            if case .timedOut(let limit) = machine.entries[failed].outcome {
                 throw LaunchError(
                     .commandTimedOut, "required command '\(id)' timed out after \(limit)\(skippedText)",
                     failedCommand: id, skippedCommands: skipped, report: report)
@@ -303,8 +314,8 @@ public actor AppInvoker {
 
     /// The skip reason of commands left unstarted when the launch stops.
     private var skipReason: LaunchOutcome.SkipReason {
-        if let failed = machine?.abortedBy {
-            .launchAborted(by: machine!.graph.nodes[failed].id)
+        if let failed = machine.abortedBy {
+            .launchAborted(by: machine.graph.nodes[failed].id)
         } else {
             .launchCancelled
         }
@@ -318,7 +329,7 @@ public actor AppInvoker {
 
     /// The live events of one completion: the command's outcome and what its failure skipped.
     private func emitFinished(_ completion: Completion) {
-        let machine = machine!
+        let machine = self.machine
         let entry = machine.entries[completion.index]
         eventHub.emit(LaunchEvent(time: completion.endedAt, id: entry.id, kind: .finished(entry.outcome)))
         switch entry.outcome {
@@ -332,9 +343,14 @@ public actor AppInvoker {
         }
     }
 
-    /// Builds the report from the state machine, the services and the shutdown steps.
+    /// The report, or `nil` when the graph is invalid (nothing ran).
     func makeReport() -> LaunchReport? {
-        guard let machine else { return nil }
+        guard case .success = graphResult else { return nil }
+        return launchReport()
+    }
+
+    /// Builds the report from the state machine, the services and the shutdown steps.
+    func launchReport() -> LaunchReport {
         var entries = machine.entries
         for (index, runner) in services where entries[index].outcome == .running {
             if let end = runner.end {

@@ -58,6 +58,16 @@ struct LaunchGraph: Sendable {
 
     var count: Int { nodes.count }
 
+    /// The graph of no command: what the state machine of an invalid launch holds (nothing runs).
+    static var empty: LaunchGraph { LaunchGraph() }
+
+    private init() {
+        nodes = []
+        dependents = []
+        indexByID = [:]
+        topologicalOrder = []
+    }
+
     init(commands: [any AppCommand]) throws(LaunchError) {
         var indexByID: [LaunchID: Int] = [:]
         var duplicates: [LaunchID] = []

@@ -61,6 +61,8 @@ final class ServiceRunner: Sendable {
 
     var end: End? { state.withLock { $0.end } }
     var isStopRequested: Bool { state.withLock { $0.stopRequested } }
+    /// Whether the service signalled readiness.
+    var isReady: Bool { state.withLock { $0.readyAt != nil } }
     var hasEnded: Bool { end != nil }
     /// Whether the shutdown gave up on the service and cancelled it while it still ran.
     var wasCancelledByShutdown: Bool { state.withLock { $0.cancelledByShutdown } }

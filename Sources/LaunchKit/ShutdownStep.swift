@@ -53,8 +53,10 @@ struct ShutdownStep: Sendable {
         let limit = clock.now() + timeLimit
         switch action {
         case .stop(let runner):
-            guard !escalation.isEscalated else {
-                // After an escalation: cancelled at once, then given its time limit to return.
+            guard !escalation.isEscalated, runner.isReady else {
+                // After an escalation, or for a service that never became ready (the launch was
+                // interrupted while it was starting, when it waits for no stop request yet; issue
+                // 25, G6): cancelled at once, then given its time limit to return.
                 runner.requestStop()
                 runner.cancel()
                 let outcome = await Race.run(until: limit, clock: clock) { try await runner.waitForEnd() }

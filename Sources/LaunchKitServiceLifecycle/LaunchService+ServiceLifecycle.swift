@@ -65,7 +65,7 @@ enum LifecycleServiceRun {
         try await withThrowingTaskGroup(of: Bool.self) { tasks in
             tasks.addTask {
                 do {
-                    try await group.run()
+                    try await runDetached(group)
                 } catch let error as ServiceGroupError where error.errorCode == .alreadyFinished {
                     // Asked to stop before the group had started: it never ran.
                     guard lifetime.isStopRequested else { throw error }
@@ -86,6 +86,23 @@ enum LifecycleServiceRun {
                     return
                 }
             }
+        }
+    }
+
+    /// Runs the service's group in a task that inherits no task-local value, cancelled with the
+    /// caller.
+    ///
+    /// Every task inherits its creator's task locals, ServiceLifecycle's graceful shutdown among
+    /// them, and a `ServiceGroup` follows the graceful shutdown it inherits. Run inside an outer
+    /// group (a launch under `AppInvokerService`), the service then stopped as soon as the outer
+    /// group shut down, before the services depending on it had drained (issue 25, G1): its stop
+    /// must come from LaunchKit alone, in reverse dependency order.
+    private static func runDetached(_ group: ServiceGroup) async throws {
+        let run = Task.detached { try await group.run() }
+        try await withTaskCancellationHandler {
+            try await run.value
+        } onCancel: {
+            run.cancel()
         }
     }
 }

@@ -7,6 +7,11 @@
 //     commandstore-crash-child verify <path>
 //         Reopens the store and prints `state <index> <count> <clean> <digest> <undoText> <redoText>`,
 //         then undoes everything (`undone <digest>`) and jumps back (`restored <digest>`).
+//     commandstore-crash-child push <path> <value>
+//         Opens (or creates) the store, pushes one `set:c0=<value>`, prints `pushed <undoText>`.
+//     commandstore-crash-child undo <path>
+//         Opens the store, undoes one step, prints `undone <redoText>`.
+//         (These two are the other process of CrossProcessTextsTests.)
 //
 // The parent kills `run` with SIGKILL at random moments and checks `verify`'s view against the acks.
 
@@ -162,6 +167,19 @@ func verify(path: String) throws {
     emit("restored \(try cells.digest())")
 }
 
+/// One step from another process, for a test's history to follow.
+func pushOne(path: String, value: Int) throws {
+    let (_, history) = try openHistory(path, synchronous: .normal)
+    try history.push(SetCell(id: 0, value: value))
+    emit("pushed \(history.undoText)")
+}
+
+func undoOne(path: String) throws {
+    let (_, history) = try openHistory(path, synchronous: .normal)
+    try history.undo()
+    emit("undone \(history.redoText)")
+}
+
 let arguments = CommandLine.arguments
 do {
     switch arguments.count > 1 ? arguments[1] : "" {
@@ -170,8 +188,15 @@ do {
         try run(path: arguments[2], seed: seed, synchronous: arguments[4] == "full" ? .full : .normal)
     case "verify" where arguments.count == 3:
         try verify(path: arguments[2])
+    case "push" where arguments.count == 4:
+        guard let value = Int(arguments[3]) else { fail("bad value \(arguments[3])") }
+        try pushOne(path: arguments[2], value: value)
+    case "undo" where arguments.count == 3:
+        try undoOne(path: arguments[2])
     default:
-        fail("usage: commandstore-crash-child run <path> <seed> <full|normal> | verify <path>")
+        fail(
+            "usage: commandstore-crash-child run <path> <seed> <full|normal> | verify <path> | push <path> <value>"
+                + " | undo <path>")
     }
 } catch {
     fail("\(error)")

@@ -106,7 +106,6 @@ import Testing
         let stream = pair.a.history.changes
         #expect(try pair.a.history.refresh() == false)
         try pair.b.history.push(Append(value: 7))
-        #expect(pair.a.history.count == 0)  // as of a's last call
         #expect(try pair.a.history.refresh() == true)
         #expect(pair.a.history.count == 1 && pair.a.history.undoText == "Append")
         #expect(try pair.a.history.refresh() == false)
@@ -119,6 +118,46 @@ import Testing
         }
         #expect(events.map(\.operation) == [.reload, .push])
         #expect(events[0].new.undoText == "Append" && events[0].new.count == 1)
+    }
+
+    /// Regression (issue 25, G4): texts read once stayed cached until `refresh()` or the next
+    /// operation, so a view kept "Undo Append" after another connection had undone it.
+    @Test func everyReadFollowsTheOtherConnectionsCommitsWithoutRefresh() throws {
+        let pair = try Pair()
+        defer { pair.close() }
+        try pair.a.history.push(Append(value: 1))
+        #expect(pair.a.history.undoText == "Append" && pair.a.history.redoText == "")  // read and kept
+        try pair.b.history.undo()
+        #expect(pair.a.history.canUndo == false)
+        #expect(pair.a.history.redoText == "Append" && pair.a.history.undoText == "")
+        #expect(pair.a.history.redoRecord?.text == "Append 1" && pair.a.history.undoRecord == nil)
+        try pair.b.history.redo()
+        try pair.b.history.push(Add(amount: 5))
+        #expect(pair.a.history.undoRecord?.text == "Add 5")
+        #expect(pair.a.history.state.index == 2 && pair.a.history.isClean == false)
+        try pair.b.history.setClean()
+        #expect(pair.a.history.isClean && pair.a.history.cleanIndex == 2)
+        try pair.b.history.setUndoLimit(7)
+        #expect(pair.a.history.undoLimit == 7)
+        // What the view showed is what an undo expecting it undoes.
+        let shown = try #require(pair.a.history.undoRecord)
+        #expect(try pair.a.history.undo(steps: 1, expecting: shown.id).map(\.text) == ["Add 5"])
+        // The application's own writes beside the history still cost no reread.
+        try pair.a.list.append(9)
+        #expect(try pair.a.history.refresh() == false)
+    }
+
+    /// Regression (found with issue 25): a history kept the undo limit it read at open, so after
+    /// another process lowered it, its pushes went on past the stored limit.
+    @Test func aLimitSetElsewhereHoldsForThisConnectionsPushes() throws {
+        let pair = try Pair()
+        defer { pair.close() }
+        try pair.a.history.push(Append(value: 1))
+        try pair.b.history.setUndoLimit(2)
+        for value in 2...4 { try pair.a.history.push(Append(value: value)) }
+        #expect(pair.a.history.count == 2 && pair.a.history.undoLimit == 2)
+        #expect(try pair.a.history.records().records.map(\.text) == ["Append 3", "Append 4"])
+        #expect(try pair.a.list.values() == [1, 2, 3, 4])  // trimming forgets steps, never data
     }
 
     /// Regression: the terminal UI writes its current album beside the history; counting that

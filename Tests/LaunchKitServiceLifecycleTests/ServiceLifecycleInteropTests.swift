@@ -182,5 +182,68 @@ let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler()
         #expect(report.escalation?.reason == .requested)
         #expect(report.tearDowns.map(\.outcome) == [.cancelled])
     }
+
+    /// A ServiceLifecycle service that prints when its graceful shutdown reaches it (the issue's
+    /// `Upstream`).
+    struct Upstream: Service {
+        let events: Events
+        func run() async throws {
+            try? await gracefulShutdown()
+            events.record("upstream stopped")
+        }
+    }
+
+    /// Issue 25, G1: inside a group, a ServiceLifecycle launch service followed the outer group's
+    /// graceful shutdown (inherited through its task's locals) and stopped while the service
+    /// depending on it still drained. It stops in reverse dependency order, as under
+    /// `runUntilShutdown()`, and the report says so. Repeated: the wrong order was a race.
+    @Test func aLaunchServiceStopsAfterItsDependentsInsideAServiceGroup() async throws {
+        for _ in 0..<20 {
+            let events = Events()
+            let invoker = AppInvoker {
+                LaunchService("upstream", running: Upstream(events: events))
+                LaunchService("api", dependsOn: ["upstream"]) { _, lifetime in
+                    lifetime.ready()
+                    await lifetime.waitForStopRequest()
+                    try? await Task.sleep(for: .milliseconds(200))  // draining
+                    events.record("api stopped")
+                }
+            }
+            let group = ServiceGroup(services: [AppInvokerService(invoker)], logger: quietLogger)
+            let running = Task { try await group.run() }
+            try await invoker.waitUntilReady()
+
+            await group.triggerGracefulShutdown()
+
+            try await running.value
+            #expect(events.all == ["api stopped", "upstream stopped"])
+            let report = try #require(await invoker.report)
+            #expect(report.tearDowns.map { "\($0.kind) \($0.id)" } == ["stop api", "stop upstream"])
+            #expect(report.tearDowns.allSatisfy { $0.outcome == .succeeded })
+            #expect(report.shutdownCause == .requested)
+        }
+    }
+
+    /// Issue 25, G3: a group shutting down before the app was ready ended the service normally (exit
+    /// 0 for a server that never served). It throws `interrupted`, as `runUntilShutdown()` does.
+    @Test func aGroupShutdownBeforeReadinessIsAnInterruption() async throws {
+        let started = Mutex(false)
+        let invoker = AppInvoker {
+            LaunchCommand("slow") { _ in
+                started.withLock { $0 = true }
+                try await Task.sleep(for: .seconds(3_600))
+            }
+        }
+        let group = ServiceGroup(services: [AppInvokerService(invoker)], logger: quietLogger)
+        let running = Task { try await group.run() }
+        try await eventually { started.withLock { $0 } }
+
+        await group.triggerGracefulShutdown()
+
+        let error = await #expect(throws: LaunchError.self) { try await running.value }
+        #expect(error?.code == .interrupted && error?.signal == nil && error?.exitStatus == 1)
+        #expect(error?.report?.readyAt == nil)
+        #expect(error?.report?["slow"]?.outcome == .cancelled)
+    }
 }
 #endif

@@ -1,4 +1,5 @@
 import LaunchKit
+import Locking
 import TestSupport
 import Testing
 
@@ -198,6 +199,61 @@ func recordingService(
         #expect(names.last == "app shutDown")
         // A stream made after the end finishes at once.
         for await _ in invoker.events() { Issue.record("an event after the end") }
+    }
+
+    /// Issue 25, G9: a shutdown that interrupted the launch announced `shuttingDown` twice (when it
+    /// was requested, and again when the launch stopped); a failed launch announces it once too.
+    @Test func anInterruptedOrFailedLaunchAnnouncesItsShutdownOnce() async throws {
+        let interrupted = AppInvoker {
+            LaunchService("database") { _, lifetime in
+                lifetime.ready()
+                await lifetime.waitForStopRequest()
+            }
+            LaunchCommand("slow", dependsOn: ["database"]) { _ in try await Task.sleep(for: .seconds(3_600)) }
+        }
+        let failed = AppInvoker {
+            LaunchCommand("broken") { _ in throw Boom() }
+        }
+        for (invoker, stop) in [(interrupted, true), (failed, false)] {
+            let events = invoker.events()
+            let collected = Task { await events.reduce(into: [String]()) { $0.append(Self.describe($1)) } }
+            let launch = Task { try await invoker.run() }
+            if stop {
+                try await invoker.waitForCompletion(of: "database")
+                await invoker.shutDown()
+            }
+            _ = await launch.result
+            let names = await collected.value
+            #expect(names.filter { $0 == "app shuttingDown" }.count == 1, "events: \(names)")
+            #expect(names.last == "app shutDown", "events: \(names)")
+        }
+    }
+
+    /// Issue 25, G6: a service still connecting when the launch was interrupted was only asked to
+    /// stop, which it does not wait for yet, so the shutdown waited its whole stop time limit.
+    @Test(.timeLimit(.minutes(1)))
+    func aServiceStillStartingIsCancelledAtOnceWhenTheLaunchIsInterrupted() async throws {
+        let connecting = LockedState(false)
+        let invoker = AppInvoker(stepTimeLimit: .seconds(3_600)) {
+            LaunchService("database") { _, lifetime in
+                connecting.withLock { $0 = true }
+                try await Task.sleep(for: .seconds(3_600))  // connecting; cancellation ends it
+                lifetime.ready()
+                await lifetime.waitForStopRequest()
+            }
+        }
+        let launch = Task { try await invoker.run() }
+        try await eventually { connecting.withLock { $0 } }
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        let steps = await invoker.shutDown()
+
+        #expect(clock.now - start < .seconds(60), "the shutdown waited for the stop time limit")
+        #expect(steps.map { "\($0.kind) \($0.id)" } == ["stop database"])
+        #expect(steps.map(\.outcome) == [.cancelled])
+        let error = await #expect(throws: LaunchError.self) { try await launch.value }
+        #expect(error?.code == .cancelled)
     }
 
     static func describe(_ event: LaunchEvent) -> String {

@@ -16,7 +16,7 @@ import Testing
         try elsewhere.push(StoredLine(line: "theirs"))
         // The control still shows this connection's step; pressing it must not undo theirs.
         #expect(undo.sendAction())
-        #expect(errors.count == 1 && errors.first.map(code(of:)) == "historyChanged")
+        #expect(errors.count == 1 && errors.first.flatMap(code(of:)) == .historyChanged)
         #expect(try fixture.lines() == ["mine", "theirs"])
         // Refreshed: the control now shows (and undoes) the step on top, theirs.
         #expect(fixture.history.index == 2 && undo.isEnabled)
@@ -57,7 +57,7 @@ import Testing
         try fixture.push("mine")
         try fixture.openAnother().push(StoredLine(line: "theirs"))
         #expect(undo.sendAction())
-        #expect(try errors.map(code(of:)) == ["historyChanged"] && fixture.lines() == ["mine", "theirs"])
+        #expect(try errors.map(code(of:)) == [.historyChanged] && fixture.lines() == ["mine", "theirs"])
     }
 
     @Test func commandAtDecodesTheStoredCommand() throws {

@@ -18,6 +18,10 @@ protocol HistoryFixture {
     func failUndo(after n: Int)
     /// The text of the command `command(at:)` returned.
     func text(of command: History.Command) -> String
+    /// Makes the entry of `line` obsolete as the history keeps it (a command that finds itself
+    /// useless once recorded): in memory through the command's document, in a store through its
+    /// stored payload, written by another connection.
+    func retire(_ line: String) throws
 }
 
 extension HistoryFixture {
@@ -44,19 +48,18 @@ enum Conformer: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-/// The stable name of an error's code, for either history's error type.
-func code(of error: any Error) -> String {
-    switch error {
-    case let error as UndoError: error.code.rawValue
-    case let error as StoreError: error.code.rawValue
-    default: "\(error)"
-    }
+/// The refusal's code, whichever history raised it (`UndoError` or `StoreError`): one code for
+/// generic code over `some UndoHistory`, no switch over the error types.
+func code(of error: any Error) -> UndoError.Code? {
+    (error as? any UndoHistoryError)?.undoErrorCode
 }
 
 // MARK: - In memory
 
 final class LineDocument {
     var lines: [String] = []
+    /// Lines whose commands are obsolete.
+    var retired: Set<String> = []
     var failUndoCountdown = 0
 
     func undoTick() throws {
@@ -74,6 +77,7 @@ struct AddLine: UndoCommand {
     var isSignificant: Bool
     var text: String { "Add \(line)" }
     var actionText: String { "Add Line" }
+    var isObsolete: Bool { document.retired.contains(line) }
 
     mutating func redo() throws { document.lines.append(line) }
 
@@ -94,6 +98,7 @@ struct MemoryFixture: HistoryFixture {
     func lines() -> [String] { document.lines }
     func failUndo(after n: Int) { document.failUndoCountdown = n }
     func text(of command: any UndoCommand) -> String { command.text }
+    func retire(_ line: String) { document.retired.insert(line) }
 }
 
 // MARK: - Durable
@@ -130,10 +135,13 @@ struct StoredLine: PersistentCommand {
     static let kind = "test.line"
     var line: String
     var significant = true
+    /// Set only in a stored payload (``DurableFixture/retire(_:)``): the command is obsolete then.
+    var retired: Bool?
 
     var text: String { "Add \(line)" }
     var actionText: String { "Add Line" }
     var isSignificant: Bool { significant }
+    var isObsolete: Bool { retired == true }
 
     func redo(on store: LineStore) throws {
         try store.database.execute("INSERT INTO line (value) VALUES (?)", [line])
@@ -182,6 +190,15 @@ struct DurableFixture: HistoryFixture {
     func failUndo(after n: Int) { store.failUndoCountdown = n }
 
     func text(of command: DurableCommand<LineStore>) -> String { command.text }
+
+    func retire(_ line: String) throws {
+        let other = try Database.openStore(path: path, schemas: [LineStore.schema])
+        defer { other.close() }
+        let payload = try JSONEncoder().encode(StoredLine(line: line, retired: true))
+        try other.execute(
+            "UPDATE commandstore_history_entry SET payload = ? WHERE text = ?", [payload, "Add \(line)"])
+        #expect(other.changedRowCount == 1)
+    }
 
     func remove() {
         try? FileManager.default.removeItem(atPath: folder)

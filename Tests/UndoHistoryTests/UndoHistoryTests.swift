@@ -61,7 +61,7 @@ import Testing
         do {
             try h.undo(steps: 4)
         } catch {
-            #expect(code(of: error) == "nothingToUndo")
+            #expect(code(of: error) == .nothingToUndo)
         }
         let undone = try h.undo(steps: 2)
         #expect(try undone.count == 2 && f.lines() == ["a"] && h.index == 1)
@@ -69,7 +69,7 @@ import Testing
             try h.redo(steps: 3)
             Issue.record("redo(steps: 3) of 2 steps succeeded")
         } catch {
-            #expect(code(of: error) == "nothingToRedo")
+            #expect(code(of: error) == .nothingToRedo)
         }
         #expect(h.index == 1)
         let redone = try h.redo(steps: 2)
@@ -108,13 +108,80 @@ import Testing
             try h.undo(steps: 1, expecting: shown.id)
             Issue.record("an undo expecting a step that is no longer on top succeeded")
         } catch {
-            #expect(code(of: error) == "historyChanged")
+            #expect(code(of: error) == .historyChanged)
         }
         #expect(try f.lines() == ["a", "b"])
         try h.undo(steps: 1, expecting: h.undoRecord?.id)
         let redoShown = try #require(h.redoRecord)
         try h.redo(steps: 1, expecting: redoShown.id)
         #expect(try f.lines() == ["a", "b"])
+    }
+
+    @Test(arguments: conformers) func refusalsMatchOneCodeOnEveryHistory(_ conformer: Conformer) throws {
+        try conformer.withFixture { try Self.refusalsMatchOneCodeOnEveryHistory($0) }
+    }
+
+    /// Issue 25: generic code matches a refusal by `UndoError.Code`, whichever error type the
+    /// history raises (`UndoError` from a stack, `StoreError` from a durable history).
+    static func refusalsMatchOneCodeOnEveryHistory(_ f: some HistoryFixture) throws {
+        let h = f.history
+        try f.push("a")
+        let shown = try #require(h.undoRecord)
+        try f.push("b")
+        var matched: [String] = []
+        for attempt in 0..<4 {
+            do {
+                switch attempt {
+                case 0: try h.undo(steps: 1, expecting: shown.id)
+                case 1: try h.undo(steps: 3, expecting: nil)
+                case 2: try h.redo(steps: 1, expecting: nil)
+                default:
+                    try h.beginMacro("m")
+                    defer { try? h.endMacro() }
+                    try h.undo(steps: 1, expecting: nil)
+                }
+                matched.append("done")
+            } catch UndoError.Code.historyChanged {
+                matched.append("historyChanged")
+            } catch UndoError.Code.nothingToUndo {
+                matched.append("nothingToUndo")
+            } catch UndoError.Code.nothingToRedo {
+                matched.append("nothingToRedo")
+            } catch UndoError.Code.macroOpen {
+                matched.append("macroOpen")
+            }
+        }
+        #expect(matched == ["historyChanged", "nothingToUndo", "nothingToRedo", "macroOpen"])
+        #expect(try f.lines() == ["a", "b"])
+        do {
+            try h.endMacro()  // the macro closed by the defer above
+            Issue.record("endMacro() without an open macro succeeded")
+        } catch UndoError.Code.unbalancedGrouping {
+        } catch {
+            Issue.record("endMacro() without an open macro: \(error)")
+        }
+    }
+
+    @Test(arguments: conformers) func aStepThatTurnedObsoleteIsSkippedAndRemoved(_ conformer: Conformer) throws {
+        try conformer.withFixture { try Self.aStepThatTurnedObsoleteIsSkippedAndRemoved($0) }
+    }
+
+    /// Issue 25: a durable history ran a stored step that had turned obsolete once more (redoing
+    /// it) before removing it, where a stack skips it. Both now skip it, in either direction.
+    static func aStepThatTurnedObsoleteIsSkippedAndRemoved(_ f: some HistoryFixture) throws {
+        let h = f.history
+        for line in ["a", "b", "c"] { try f.push(line) }
+        try h.undo(steps: 2, expecting: nil)
+        try f.retire("b")
+        try h.redo()
+        #expect(try f.lines() == ["a"])  // b was not run again
+        #expect(try h.index == 1 && h.count == 2 && h.redoRecord != nil && h.text(at: 1) == "Add c")
+        try h.redo()
+        #expect(try f.lines() == ["a", "c"] && h.index == 2)
+        try f.retire("c")
+        try h.undo()
+        #expect(try f.lines() == ["a", "c"])  // c's undo was not run
+        #expect(try h.index == 1 && h.count == 1 && h.text(at: 0) == "Add a" && !h.canRedo)
     }
 
     @Test(arguments: conformers) func setIndexJumps(_ conformer: Conformer) throws {

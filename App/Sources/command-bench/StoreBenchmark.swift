@@ -11,7 +11,9 @@
 //   a history), "raw_with_record" also inserts the command's JSON into a log table (a hand-made
 //   log), and "raw_history_sql" runs exactly the SQL of a durable push (the payload row and a
 //   history row of the store's shape, its JSON encoded before timing, beside a header row at the
-//   smallest key): the ceiling for this history format, SQLite's cost alone. "durable_reading_texts" also reads the Undo text after each push. Payloads are
+//   smallest key): the ceiling for this history format, SQLite's cost alone. "durable_reading_texts" also reads the Undo text after each push;
+//   "durable_reading_controls" reads what an Undo and a Redo control show after each push
+//   (canUndo, undoText, canRedo, redoText: each read checks for other processes' commits). Payloads are
 //   built before timing. Runs synchronous=FULL and NORMAL, the five interleaved in 4 rounds;
 //   prints commits_per_s and ratios.
 // open N: builds a history of N entries and one of 10, then times reopening each (openStore +
@@ -155,7 +157,8 @@ private struct StoreWorkloads {
             let level = synchronous.rawValue.lowercased()
             // Interleave the three so a burst of machine noise hits them alike.
             var raw = Duration.zero, rawWithRecord = Duration.zero, rawHistorySQL = Duration.zero
-            var durable = Duration.zero, durableTexts = Duration.zero, durableAuthor = Duration.zero
+            var durable = Duration.zero, durableTexts = Duration.zero, durableControls = Duration.zero
+            var durableAuthor = Duration.zero
             let rounds = 4
             let perRound = max(1, n / rounds)
             // Built before timing: every series stores the same strings, none pays to make them.
@@ -164,10 +167,11 @@ private struct StoreWorkloads {
                 raw += try rawInserts(titles, .payload, synchronous, round: round)
                 rawWithRecord += try rawInserts(titles, .payloadAndRecord, synchronous, round: round)
                 rawHistorySQL += try rawInserts(titles, .historySQL, synchronous, round: round)
-                durable += try durablePushes(titles, readingTexts: false, synchronous, round: round)
-                durableTexts += try durablePushes(titles, readingTexts: true, synchronous, round: round)
+                durable += try durablePushes(titles, reading: .nothing, synchronous, round: round)
+                durableTexts += try durablePushes(titles, reading: .undoText, synchronous, round: round)
+                durableControls += try durablePushes(titles, reading: .controls, synchronous, round: round)
                 durableAuthor += try durablePushes(
-                    titles, readingTexts: false, author: "ada@studio.example", synchronous, round: round)
+                    titles, reading: .nothing, author: "ada@studio.example", synchronous, round: round)
             }
             let total = perRound * rounds
             let rawRate = Double(total) / BenchmarkMath.seconds(raw)
@@ -175,6 +179,7 @@ private struct StoreWorkloads {
             let rawHistorySQLRate = Double(total) / BenchmarkMath.seconds(rawHistorySQL)
             let durableRate = Double(total) / BenchmarkMath.seconds(durable)
             let durableTextsRate = Double(total) / BenchmarkMath.seconds(durableTexts)
+            let durableControlsRate = Double(total) / BenchmarkMath.seconds(durableControls)
             let durableAuthorRate = Double(total) / BenchmarkMath.seconds(durableAuthor)
             print(
                 "suite=store workload=commits synchronous=\(level) n=\(total) payload_bytes=64 record_bytes=\(sample.count)"
@@ -184,6 +189,7 @@ private struct StoreWorkloads {
             print("  raw_history_sql_commits_per_s=\(Int(rawHistorySQLRate))")
             print("  durable_commits_per_s=\(Int(durableRate))")
             print("  durable_reading_texts_commits_per_s=\(Int(durableTextsRate))")
+            print("  durable_reading_controls_commits_per_s=\(Int(durableControlsRate))")
             print("  durable_with_author_commits_per_s=\(Int(durableAuthorRate))")
             print(
                 "  ratio_durable_with_author_to_durable=\(String(format: "%.3f", durableAuthorRate / durableRate)) (target >= 0.95)"
@@ -193,6 +199,7 @@ private struct StoreWorkloads {
             print("  ratio_raw_history_sql_to_raw=\(String(format: "%.3f", rawHistorySQLRate / rawRate)) (the ceiling)")
             print("  ratio_durable_to_raw_history_sql=\(String(format: "%.3f", durableRate / rawHistorySQLRate))")
             print("  ratio_durable_reading_texts_to_raw=\(String(format: "%.3f", durableTextsRate / rawRate))")
+            print("  ratio_durable_reading_controls_to_raw=\(String(format: "%.3f", durableControlsRate / rawRate))")
         }
     }
 
@@ -268,16 +275,25 @@ private struct StoreWorkloads {
 
     /// N pushes on a durable history, each its own transaction; `readingTexts`, the Undo text read
     /// after each (what an app refreshing its Edit menu pays).
+    /// What a durable series reads after each push.
+    enum Reading {
+        case nothing
+        /// `undoText` (an Edit menu's title).
+        case undoText
+        /// What an Undo and a Redo control show: `canUndo`, `undoText`, `canRedo`, `redoText`.
+        case controls
+    }
+
     private func durablePushes(
         _ titles: [String],
-        readingTexts: Bool,
+        reading: Reading,
         author: String? = nil,
         _ synchronous: Database.Configuration.Synchronous,
         round: Int
     ) throws -> Duration {
         let n = titles.count
         let db = try Database.openStore(
-            path: path("durable-\(readingTexts)-\(author != nil)-\(round).sqlite"),
+            path: path("durable-\(reading)-\(author != nil)-\(round).sqlite"),
             schemas: [Items.schema],
             configuration: configuration(synchronous)
         )
@@ -289,10 +305,16 @@ private struct StoreWorkloads {
         let start = clock.now
         for payload in titles {
             try history.push(AddItem(title: payload))
-            if readingTexts { texts += history.undoText.utf8.count }
+            switch reading {
+            case .nothing: break
+            case .undoText: texts += history.undoText.utf8.count
+            case .controls:
+                if history.canUndo { texts += history.undoText.utf8.count }
+                if history.canRedo { texts += history.redoText.utf8.count + 1 }
+            }
         }
         let elapsed = clock.now - start
-        guard !readingTexts || texts == n * "Add Item".utf8.count else {
+        guard reading == .nothing || texts == n * "Add Item".utf8.count else {
             throw BenchmarkError("durable: wrong Undo texts")
         }
         guard try items.count() == n, history.count == n else {

@@ -112,6 +112,25 @@ extension SplitMix64 {
         #expect(window.state.albums == (try session.library.albums()))
     }
 
+    /// Issue 25: a read of the history's state rereads another process's commits itself, so the
+    /// idle look's `refresh()` finds nothing new; the window still reloads the albums.
+    @Test func anotherProcesssChangeSeenByAnyReadStillReloadsTheWindow() throws {
+        let (session, folder) = try makeSession(extra: 0)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let window = try LibraryWindow(session: session, currentAlbumID: nil)
+        #expect(window.state.albumCount == 5)
+        let other = try LibrarySession.open(path: session.path)
+        defer { other.close() }
+        _ = try other.delete(.position(5))
+
+        _ = session.undoText  // any read of the history: it finds the commit and rereads
+        #expect(try session.refresh() == false)
+        window.followExternalChanges()
+
+        #expect(window.state.albumCount == 4)
+        #expect(window.state.albums == (try session.library.albums()))
+    }
+
     @Test func deletingEveryAlbumLeavesAnEmptyScreenAndUndoRefillsIt() throws {
         let (session, folder) = try makeSession(extra: 0)
         defer { try? FileManager.default.removeItem(at: folder) }

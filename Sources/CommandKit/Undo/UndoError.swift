@@ -35,6 +35,10 @@ public struct UndoError: Error, Sendable, CustomStringConvertible {
         public static let rollbackFailed = Code(rawValue: "rollbackFailed")
         /// A jump named a step that is not in the history's tree (never recorded, or pruned).
         public static let noSuchStep = Code(rawValue: "noSuchStep")
+        /// A history operation was called from inside a command or registered handler that the
+        /// same history is running (an undo handler calling ``UndoRegistry/undo()``, a command
+        /// pushing onto its own stack). Nothing was done; the operation running goes on.
+        public static let reentrantCall = Code(rawValue: "reentrantCall")
     }
 
     /// The stable code.

@@ -15,7 +15,8 @@
 ///
 /// Any ``UndoHistory`` can be a member: in-memory ``UndoStack``s and CommandStore's durable
 /// histories side by side. The group holds its histories weakly: a closed document's history simply
-/// leaves it, and if it was the active one the group announces it (one `activate` event: no
+/// leaves it (as long as nothing else keeps it: a document that owns its stack must be held
+/// `unowned` or `weak` by its commands, which the stack keeps, or the two keep each other), and if it was the active one the group announces it (one `activate` event: no
 /// history is active any more), so its controls and model never show a history that is gone. The
 /// group is owned by the same isolation domain as its histories (not `Sendable`).
 public final class UndoGroup {

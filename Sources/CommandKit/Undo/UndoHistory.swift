@@ -28,6 +28,19 @@
 /// controls update synchronously after each change, it catches only a caller's own stale value,
 /// at the cost of nothing on the hot path (``UndoRecord/ID``). The controls pass it on both.
 ///
+/// ## Refusals
+/// A history refuses a call with an error that carries an ``UndoError/Code``
+/// (``UndoHistoryError``): ``UndoError`` from a stack, `StoreError` from a durable history, each
+/// with its ``UndoHistoryError/undoErrorCode``. Generic code matches the code, the same on both:
+///
+/// ```swift
+/// do {
+///     try history.undo(steps: 1, expecting: shown)
+/// } catch UndoError.Code.historyChanged {
+///     // refreshed: show the step that is next now
+/// }
+/// ```
+///
 /// ## Isolation
 /// A history belongs to one isolation domain (none is `Sendable`): its change handlers, model and
 /// controls live there too; ``changes`` carries `Sendable` events to other domains.
@@ -80,9 +93,11 @@ public protocol UndoHistory: AnyObject {
     ///   - expected: The identity of the step the caller expects to undo first (the ``undoRecord``
     ///     it showed), or `nil` for the last step, whatever it is.
     /// - Returns: The records of the undone steps, most recent first.
-    /// - Throws: A "history changed" error when the next step is not `expected`, a "nothing to
-    ///   undo" error when fewer than `steps` steps can be undone, an error while a macro is open,
-    ///   or what a command throws. In every case no step is undone.
+    /// - Throws: An ``UndoHistoryError`` with code ``UndoError/Code/historyChanged`` when the next
+    ///   step is not `expected`, ``UndoError/Code/nothingToUndo`` when fewer than `steps` steps
+    ///   can be undone, ``UndoError/Code/macroOpen`` while a macro is open,
+    ///   ``UndoError/Code/reentrantCall`` from inside a command the history is running; or what a
+    ///   command throws. In every case no step is undone.
     @discardableResult
     func undo(steps: Int, expecting expected: Record.ID?) throws -> [Record]
     /// Redoes exactly `steps` steps, all or none; the counterpart of ``undo(steps:expecting:)``.

@@ -31,6 +31,11 @@
 ///   its own (there is no run loop to group by event). Empty groups leave no step.
 /// - Unbalanced calls (ending a group that is not open, enabling registration that was not
 ///   disabled) throw ``UndoError`` instead of crashing.
+/// - A call back into the registry from inside a handler it is running (or a command its stack
+///   is running) is refused, never fatal: ``undo()``, ``redo()`` and ``endUndoGrouping()`` throw
+///   ``UndoError/Code/reentrantCall`` and change nothing; ``removeAllActions()``,
+///   ``removeAllActions(withTarget:)`` and setting ``levelsOfUndo`` do nothing then. (Registering,
+///   naming and opening groups there are the rules' own business: see above and below.)
 /// - ``undo()`` with one group open closes it first, as `UndoManager` does; with nested groups
 ///   open it throws ``UndoError/Code/groupOpen``.
 /// - ``levelsOfUndo`` limits the number of steps (0: no limit).
@@ -167,13 +172,17 @@ public final class UndoRegistry {
     }
 
     /// Closes the innermost group; closing the outermost one records the step (if not empty).
-    /// - Throws: ``UndoError/Code/unbalancedGrouping`` when no group is open.
+    /// - Throws: ``UndoError/Code/unbalancedGrouping`` when no group is open,
+    ///   ``UndoError/Code/reentrantCall`` when it would close a group opened outside the handler or
+    ///   command running now (the group stays open).
     public func endUndoGrouping() throws {
         if joinedGroupDepth > 0 {
             joinedGroupDepth -= 1
             return
         }
         guard groupDepth > 0 else { throw UndoError(.unbalancedGrouping) }
+        // A group opened before the running operation is its macro: it cannot close under it.
+        guard !stack.isPerforming else { throw UndoError(.reentrantCall) }
         groupDepth -= 1
         guard groupDepth == 0 else { return }
         let empty = stack.engine.isOutermostMacroEmpty
@@ -191,16 +200,23 @@ public final class UndoRegistry {
 
     /// Undoes the last step (closing a single open group first).
     ///
-    /// - Throws: ``UndoError/Code/groupOpen`` when nested groups are open.
+    /// - Throws: ``UndoError/Code/groupOpen`` when nested groups are open,
+    ///   ``UndoError/Code/reentrantCall`` when called from inside a handler (or a command) the
+    ///   registry's stack is running: nothing is done, and the undo or redo running goes on.
     public func undo() throws {
+        // First: closing a group below would change the history before the stack refused.
+        guard !stack.isPerforming else { throw UndoError(.reentrantCall) }
         if groupDepth > 1 { throw UndoError(.groupOpen) }
         if groupDepth == 1 { try endUndoGrouping() }
         try stack.undo()
     }
 
     /// Redoes the last undone step.
-    /// - Throws: ``UndoError/Code/groupOpen`` when a group is open.
+    /// - Throws: ``UndoError/Code/groupOpen`` when a group is open,
+    ///   ``UndoError/Code/reentrantCall`` when called from inside a handler (or a command) the
+    ///   registry's stack is running: nothing is done.
     public func redo() throws {
+        guard !stack.isPerforming else { throw UndoError(.reentrantCall) }
         if groupDepth > 0 { throw UndoError(.groupOpen) }
         try stack.redo()
     }
@@ -256,6 +272,8 @@ public final class UndoRegistry {
     // MARK: - Limits and switches
 
     /// The maximum number of undo steps kept (0: no limit); the oldest steps are dropped.
+    ///
+    /// Set from inside a handler the registry is running, the limit stays as it was.
     public var levelsOfUndo: Int {
         get { stack.undoLimit }
         set { stack.setUndoLimit(newValue) }
@@ -279,7 +297,11 @@ public final class UndoRegistry {
     // MARK: - Removing
 
     /// Removes every step, closes open groups and enables registration again.
+    ///
+    /// Called from inside a handler (or a command) the registry's stack is running, it does
+    /// nothing: the undo or redo running still needs its step.
     public func removeAllActions() {
+        guard !stack.isPerforming else { return }
         groupDepth = 0
         disableCount = 0
         pendingName = nil
@@ -288,6 +310,8 @@ public final class UndoRegistry {
     }
 
     /// Removes every action registered with `target`; steps left empty disappear.
+    ///
+    /// Called from inside a handler (or a command) the registry's stack is running, it does nothing.
     /// - Complexity: O(n) in the number of registered actions.
     public func removeAllActions(withTarget target: AnyObject) {
         let id = ObjectIdentifier(target)

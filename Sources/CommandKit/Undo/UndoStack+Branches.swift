@@ -34,8 +34,9 @@ extension UndoStack {
     /// - Returns: The steps undone and redone.
     /// - Throws: ``UndoError/Code/historyChanged``, ``UndoError/Code/noSuchStep`` (in a linear
     ///   stack, for a node off its path too),
-    ///   ``UndoError/Code/macroOpen``, a ``HistoryJumpError`` naming the step whose command threw,
-    ///   or ``UndoError/Code/rollbackFailed``.
+    ///   ``UndoError/Code/macroOpen``, ``UndoError/Code/reentrantCall`` (from inside a command this
+    ///   stack is running), a ``HistoryJumpError`` naming the step whose command threw, or
+    ///   ``UndoError/Code/rollbackFailed``.
     /// - Complexity: O(k) for the k steps crossed, plus O(log n) per step moved between branches.
     @discardableResult
     public func jump(to node: HistoryNode.ID, expecting expected: HistoryNode.ID? = nil) throws -> HistoryJump {

@@ -4,13 +4,40 @@ extension UndoStack {
     ///
     /// The change is published even when the operation throws: a failing undo may still have
     /// moved the index part of the way.
+    /// - Throws: ``UndoError/Code/reentrantCall`` when an operation of this stack is running (a
+    ///   command or a registered handler called back into it): nothing is done, and the running
+    ///   operation goes on undisturbed. Otherwise what `body` throws.
     @inline(__always)
     func perform<Result>(
         _ operation: UndoChange.Operation,
         always: Bool = false,
         _ body: () throws -> Result
+    ) throws -> Result {
+        // Before anything is set or deferred: the running operation's state must stay its own.
+        guard performing == .none else { throw UndoError(.reentrantCall) }
+        return try performWhileIdle(operation, always: always, body)
+    }
+
+    /// `perform` for the operations that cannot throw: called back from inside a running
+    /// operation, it does nothing and returns `nil` (documented on each of them).
+    @inline(__always)
+    @discardableResult
+    func performUnlessRunning<Result>(
+        _ operation: UndoChange.Operation,
+        always: Bool = false,
+        _ body: () -> Result
+    ) -> Result? {
+        guard performing == .none else { return nil }
+        return performWhileIdle(operation, always: always, body)
+    }
+
+    /// The operation itself, once the stack is known to be idle.
+    @inline(__always)
+    private func performWhileIdle<Result>(
+        _ operation: UndoChange.Operation,
+        always: Bool,
+        _ body: () throws -> Result
     ) rethrows -> Result {
-        precondition(performing == .none, "UndoStack: a command called back into the stack that is running it")
         performing = .other
         var succeeded = false
         defer {

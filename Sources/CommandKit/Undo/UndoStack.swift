@@ -43,12 +43,22 @@
 /// actor, next to the document it edits) and used from there only. Observe it from elsewhere
 /// through ``changes``, whose events are `Sendable`.
 ///
-/// - Important: A command must not call back into the stack that is running it (pushing,
-///   undoing, … from inside its `redo()` or `undo()`): the stack stops the program with a
-///   precondition failure rather than corrupt its history. The exception is an ``UndoRegistry`` on
-///   the same stack: what a pushed command registers joins that command's step (see
-///   ``UndoRegistry``). Change handlers (``addChangeHandler(_:)``, controls, the model's observers)
-///   run after the operation and may use the stack freely.
+/// ## Calls from inside a running operation
+/// A command (or a registered handler) that calls back into the stack running it is refused,
+/// and the operation running goes on undisturbed: ``push(_:)``, ``undo()``, ``redo()``, the
+/// step-counted forms, ``setIndex(_:)``, ``endMacro()`` and the jumps throw
+/// ``UndoError/Code/reentrantCall`` and change nothing; the operations that cannot throw
+/// (``record(_:)``, ``beginMacro(_:)``, ``setClean()``, ``resetClean()``, ``clear()``,
+/// ``setUndoLimit(_:)``) do nothing. The exception is an ``UndoRegistry`` on the same stack: what
+/// a pushed command registers joins that command's step (see ``UndoRegistry``). Change handlers
+/// (``addChangeHandler(_:)``, controls, the model's observers) run after the operation and may
+/// use the stack freely.
+///
+/// What still stops the program, and why each is not an error: a position outside `0..<count`
+/// passed to ``text(at:)`` or ``command(at:)`` (as an array's subscript: the caller holds the
+/// count, and the stack's `text(at:)` cannot throw), and a step count below 1 passed to
+/// ``undo(steps:expecting:)`` or ``redo(steps:expecting:)`` (a contract on the argument, checked
+/// the same way by `DurableHistory`). Nothing a command or handler does at run time traps.
 ///
 /// - Complexity: push, undo and redo are amortized O(1) for single-entry steps (plus the redo
 ///   tail a push discards); nothing is allocated per operation beyond what the command
@@ -60,8 +70,9 @@ public final class UndoStack: UndoHistory {
 
     // Dynamic exclusivity checks are off for these properties (they cost a third of a
     // push). Overlapping accesses cannot happen: every mutating entry point goes through
-    // `perform`, which traps on re-entrance (a command calling back into the stack running
-    // it), and the stack is confined to one isolation domain (not `Sendable`).
+    // `perform` (or `push(entry:)`), which refuses re-entrance (a command calling back into the
+    // stack running it) before touching anything, and the stack is confined to one isolation
+    // domain (not `Sendable`).
 
     @exclusivity(unchecked) var engine: HistoryEngine<MemoryHistoryStorage<UndoEntry>>
 
@@ -166,9 +177,10 @@ public final class UndoStack: UndoHistory {
     /// Unlike Qt, the limit can be changed at any time: lowering it removes the oldest done
     /// entries at once (``cleanIndex`` slides down, or is lost if its entry went). A redo tail
     /// above the limit is kept until the next push discards it.
+    /// Called from inside a command this stack is running, it does nothing.
     /// - Parameter limit: The new limit; negative values mean 0.
     public func setUndoLimit(_ limit: Int) {
-        perform(.setUndoLimit) { engine.setUndoLimit(limit) }
+        performUnlessRunning(.setUndoLimit) { engine.setUndoLimit(limit) }
     }
 
     // MARK: - Records
@@ -200,6 +212,7 @@ public final class UndoStack: UndoHistory {
     ///
     /// - Parameter command: The command; its `redo()` runs now.
     /// - Throws: The command's error; then nothing is recorded and the history is untouched.
+    ///   ``UndoError/Code/reentrantCall`` when called from inside a command this stack is running.
     /// - Complexity: Amortized O(1), plus the number of undone entries it discards.
     @inlinable
     public func push(_ command: some UndoCommand) throws {
@@ -211,7 +224,8 @@ public final class UndoStack: UndoHistory {
     /// `perform(.push)` written out: a closure could not consume the entry.
     @usableFromInline
     func push(entry: consuming UndoEntry) throws {
-        precondition(performing == .none, "UndoStack: a command called back into the stack that is running it")
+        // Before anything is set or deferred: the running operation's state must stay its own.
+        guard performing == .none else { throw UndoError(.reentrantCall) }
         performing = .push
         let always = !engine.isInMacro
         var succeeded = false
@@ -244,15 +258,18 @@ public final class UndoStack: UndoHistory {
     ///
     /// The rules of ``push(_:)`` apply (truncation, merge, limit, macros); only the first
     /// `redo()` is skipped. This is Swing's `addEdit` and the model of registration-style undo.
+    /// Called from inside a command this stack is running, it records nothing.
     /// - Complexity: Amortized O(1), plus the number of undone entries it discards.
     public func record(_ command: some UndoCommand) {
         // Cannot throw: no command runs and the memory storage never fails.
-        perform(.push, always: !engine.isInMacro) { try? engine.push(UndoEntry(command), execute: false) }
+        performUnlessRunning(.push, always: !engine.isInMacro) { try? engine.push(UndoEntry(command), execute: false) }
     }
 
     /// Undoes one step; does nothing when there is none or while a macro is open.
     ///
     /// - Throws: The failing command's error; the index stays just above it.
+    ///   ``UndoError/Code/reentrantCall`` when called from inside a command or handler this stack
+    ///   is running (an undo handler calling `undo()`): nothing is done.
     /// - Complexity: O(k) for a step of k entries (1 without insignificant commands).
     public func undo() throws {
         try perform(.undo) { try engine.undo() }
@@ -274,8 +291,9 @@ public final class UndoStack: UndoHistory {
     /// - Returns: The records of the undone steps, most recent first, read before they ran.
     /// - Throws: ``UndoError/Code/historyChanged`` when the step on top is not `expected`,
     ///   ``UndoError/Code/nothingToUndo`` when fewer than `steps` steps can be undone,
-    ///   ``UndoError/Code/macroOpen`` while a macro is open, or what a command throws. In every
-    ///   case no step stays undone.
+    ///   ``UndoError/Code/macroOpen`` while a macro is open, ``UndoError/Code/reentrantCall`` from
+    ///   inside a command this stack is running, or what a command throws. In every case no step
+    ///   stays undone.
     /// - Complexity: O(k) for the k entries of the steps.
     @discardableResult
     public func undo(steps: Int, expecting expected: UndoRecord.ID? = nil) throws -> [UndoRecord] {
@@ -301,7 +319,8 @@ public final class UndoStack: UndoHistory {
     ///   - expected: The step the caller expects to redo first (a ``redoRecord``'s ID), or `nil`.
     /// - Returns: The records of the redone steps, oldest first, read before they ran.
     /// - Throws: ``UndoError/Code/historyChanged``, ``UndoError/Code/nothingToRedo``,
-    ///   ``UndoError/Code/macroOpen``, or what a command throws; no step stays redone then.
+    ///   ``UndoError/Code/macroOpen``, ``UndoError/Code/reentrantCall``, or what a command throws;
+    ///   no step stays redone then.
     /// - Complexity: O(k) for the k entries of the steps.
     @discardableResult
     public func redo(steps: Int, expecting expected: UndoRecord.ID? = nil) throws -> [UndoRecord] {
@@ -323,6 +342,8 @@ public final class UndoStack: UndoHistory {
     /// Redoes one step; does nothing when there is none or while a macro is open.
     ///
     /// - Throws: The failing command's error; the index stays just below it.
+    ///   ``UndoError/Code/reentrantCall`` when called from inside a command or handler this stack
+    ///   is running: nothing is done.
     /// - Complexity: O(k) for a step of k entries (1 without insignificant commands).
     public func redo() throws {
         try perform(.redo) { try engine.redo() }
@@ -333,6 +354,7 @@ public final class UndoStack: UndoHistory {
     /// Jumps are exact (significance does not apply) and deliver one change event. Obsolete
     /// commands met on the way are removed. Ignored while a macro is open.
     /// - Throws: The failing command's error; the index stays next to it.
+    ///   ``UndoError/Code/reentrantCall`` from inside a command this stack is running.
     /// - Complexity: O(|target − index|).
     public func setIndex(_ target: Int) throws {
         try perform(.jump) { try engine.setIndex(target) }
@@ -345,17 +367,19 @@ public final class UndoStack: UndoHistory {
     /// Macros nest; only the outermost becomes an entry. Opening the outermost macro discards
     /// the redo tail. Until it ends, the stack is disabled (see the type's rules).
     /// While it is open, ``count`` includes it (as Qt's does) and ``text(at:)`` gives its text.
+    /// Called from inside a command this stack is running, it opens nothing.
     /// - Parameter text: The macro's text and action text.
     public func beginMacro(_ text: String) {
-        perform(.beginMacro) { engine.beginMacro(text: text) }
+        performUnlessRunning(.beginMacro) { engine.beginMacro(text: text) }
     }
 
     /// Closes the innermost open macro; closing the outermost one records it as one step.
     ///
     /// An empty macro is recorded as an empty step, as in Qt.
-    /// - Throws: ``UndoError/Code/unbalancedGrouping`` when no macro is open.
+    /// - Throws: ``UndoError/Code/unbalancedGrouping`` when no macro is open,
+    ///   ``UndoError/Code/reentrantCall`` from inside a command this stack is running.
     public func endMacro() throws {
-        let closed = perform(.endMacro) { engine.endMacro() }
+        let closed = try perform(.endMacro) { engine.endMacro() }
         if !closed { throw UndoError(.unbalancedGrouping) }
     }
 
@@ -363,19 +387,24 @@ public final class UndoStack: UndoHistory {
 
     /// Marks the current index as clean (typically when the document is saved).
     ///
-    /// Ignored while a macro is open.
+    /// Ignored while a macro is open, and from inside a command this stack is running.
     public func setClean() {
-        perform(.setClean) { engine.setClean() }
+        performUnlessRunning(.setClean) { engine.setClean() }
     }
 
     /// Forgets the clean index: no state is clean until ``setClean()`` is called again.
+    ///
+    /// Ignored from inside a command this stack is running.
     public func resetClean() {
-        perform(.resetClean) { engine.resetClean() }
+        performUnlessRunning(.resetClean) { engine.resetClean() }
     }
 
     /// Removes every entry and open macro without undoing anything; the empty stack is clean.
+    ///
+    /// Ignored from inside a command this stack is running (the operation running still needs
+    /// its entries).
     public func clear() {
-        perform(.clear) { engine.clear() }
+        performUnlessRunning(.clear) { engine.clear() }
     }
 
     // MARK: - Internal editing
@@ -383,23 +412,23 @@ public final class UndoStack: UndoHistory {
     /// Lets `body` edit every command (registration-style removal), removing the commands that
     /// are obsolete afterwards. Delivers one `.edit` event.
     func editAllCommands(_ body: (inout any UndoCommand) -> Void) {
-        perform(.edit) { try? engine.editAllEntries { body(&$0.command) } }
+        performUnlessRunning(.edit) { try? engine.editAllEntries { body(&$0.command) } }
     }
 
     /// Edits the command at a position (`0 ..< count`). Delivers one `.edit` event if the state changed.
     func editCommand(at position: Int, _ body: (inout any UndoCommand) -> Void) {
-        perform(.edit) { engine.storage.modifyEntry(at: position) { body(&$0.command) } }
+        performUnlessRunning(.edit) { engine.storage.modifyEntry(at: position) { body(&$0.command) } }
     }
 
     /// Closes the innermost macro, dropping it when it has no children (registration groups).
     @discardableResult
     func endMacro(discardingEmpty: Bool) -> Bool {
-        perform(.endMacro) { engine.endMacro(discardingEmpty: discardingEmpty) }
+        performUnlessRunning(.endMacro) { engine.endMacro(discardingEmpty: discardingEmpty) } ?? false
     }
 
     /// Renames the innermost open macro.
     func setMacroText(_ text: String) {
-        perform(.edit) { engine.setMacroText(text) }
+        performUnlessRunning(.edit) { engine.setMacroText(text) }
     }
 }
 

@@ -72,6 +72,76 @@ private final class AlbumShelf {
         #expect(!shelf.undo.isUndoing && !shelf.undo.isRedoing)
     }
 
+    /// Regression (issue 25): an undo handler calling `undo()` or `redo()` stopped the process
+    /// with SIGILL ("a command called back into the stack that is running it"). It is refused with
+    /// `reentrantCall`, and the undo running completes with the history as without the call.
+    @Test func undoOrRedoFromInsideAHandlerIsRefusedAndTheHistoryIsUnchanged() throws {
+        final class Notes {
+            let undo = UndoRegistry()
+            var lines: [String] = []
+            var refusals: [UndoError.Code] = []
+
+            func add(_ line: String) {
+                lines.append(line)
+                undo.registerUndo(withTarget: self) { notes in
+                    notes.callBack()
+                    notes.remove()
+                }
+                undo.setActionName("Add \(line)")
+            }
+
+            func remove() {
+                let line = lines.removeLast()
+                undo.registerUndo(withTarget: self) { notes in
+                    notes.callBack()
+                    notes.add(line)
+                }
+            }
+
+            /// Everything a handler might try against the registry running it.
+            func callBack() {
+                let calls: [() throws -> Void] = [{ try self.undo.undo() }, { try self.undo.redo() }]
+                for call in calls {
+                    do { try call() } catch let error as UndoError { refusals.append(error.code) } catch {}
+                }
+                undo.removeAllActions()  // ignored: the running undo still needs its step
+                undo.removeAllActions(withTarget: self)  // ignored
+                undo.levelsOfUndo = 1  // ignored
+            }
+        }
+        let notes = Notes()
+        notes.add("a")
+        notes.add("b")
+        try notes.undo.undo()
+        #expect(notes.refusals == [.reentrantCall, .reentrantCall])
+        #expect(notes.lines == ["a"])
+        #expect(notes.undo.stack.state == state(index: 1, count: 2, undo: "Add a", redo: "Add b"))
+        #expect(notes.undo.levelsOfUndo == 0 && notes.undo.groupingLevel == 0)
+        try notes.undo.redo()
+        #expect(notes.refusals.count == 4 && notes.refusals.allSatisfy { $0 == .reentrantCall })
+        #expect(notes.lines == ["a", "b"] && notes.undo.stack.index == 2)
+        try notes.undo.undo()
+        try notes.undo.undo()
+        #expect(notes.lines.isEmpty && !notes.undo.canUndo && notes.undo.stack.count == 2)
+    }
+
+    /// A command pushed inside a group the caller opened cannot close that group under the push.
+    @Test func endingAnOuterGroupFromInsideAPushedCommandIsRefused() throws {
+        let registry = UndoRegistry()
+        let document = UndoTestDocument()
+        var refusal: UndoError.Code?
+        registry.beginUndoGrouping()
+        var pushed = RegisteringCommand(document: document) {
+            do { try registry.endUndoGrouping() } catch let error as UndoError { refusal = error.code } catch {}
+        }
+        pushed.text = "Import"
+        try registry.stack.push(pushed)
+        #expect(refusal == .reentrantCall)
+        #expect(registry.groupingLevel == 1 && registry.stack.macroDepth == 1)
+        try registry.endUndoGrouping()
+        #expect(registry.stack.count == 1 && registry.stack.macroDepth == 0 && document.lines == ["imported"])
+    }
+
     @Test func registeringOutsideUndoClearsTheRedoStackButNotDuringRedo() throws {
         let shelf = AlbumShelf()
         shelf.insert("A", at: 0)

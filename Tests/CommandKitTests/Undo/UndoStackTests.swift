@@ -474,23 +474,64 @@ import Testing
         #expect(stack.state == state(index: 0, count: 1, redo: "Three"))
     }
 
-    @Test func aCommandCallingBackIntoItsStackTraps() async {
-        // Documented as a precondition failure rather than a corrupted history.
-        await #expect(processExitsWith: .failure) {
-            final class Holder {
-                var stack: UndoStack?
-            }
-            struct Reentrant: UndoCommand {
-                let holder: Holder
-                var text: String { "Reentrant" }
-                mutating func redo() throws { try holder.stack?.undo() }
-                mutating func undo() throws {}
-            }
-            let holder = Holder()
-            let stack = UndoStack()
-            holder.stack = stack
-            try? stack.push(Reentrant(holder: holder))
+    /// Regression (issue 25): a command calling back into the stack running it stopped the
+    /// process (SIGILL). Now each call is refused (or, for those that cannot throw, ignored) and the
+    /// operation running goes on as if nothing had been called.
+    @Test func aCommandCallingBackIntoItsStackIsRefusedAndChangesNothing() throws {
+        final class Holder {
+            var stack: UndoStack?
+            var errors: [UndoError.Code] = []
         }
+        struct Reentrant: UndoCommand {
+            let holder: Holder
+            let document: UndoTestDocument
+            var text: String { "Reentrant" }
+            mutating func redo() throws {
+                callBack()
+                document.lines.append("r")
+            }
+            mutating func undo() throws {
+                callBack()
+                document.lines.removeLast()
+            }
+            func callBack() {
+                guard let stack = holder.stack else { return }
+                let calls: [() throws -> Void] = [
+                    { try stack.undo() }, { try stack.redo() }, { try stack.undo(steps: 1) },
+                    { try stack.redo(steps: 1) }, { try stack.setIndex(0) }, { try stack.endMacro() },
+                    { try stack.push(AppendLine(document, "x")) }, { try stack.jump(to: .root) },
+                ]
+                for call in calls {
+                    do { try call() } catch let error as UndoError { holder.errors.append(error.code) } catch {}
+                }
+                // Those that cannot throw do nothing.
+                stack.record(AppendLine(document, "y"))
+                stack.beginMacro("m")
+                stack.setClean()
+                stack.resetClean()
+                stack.clear()
+                stack.setUndoLimit(1)
+            }
+        }
+        let holder = Holder()
+        let (stack, doc, events) = makeStack()
+        try stack.push(AppendLine(doc, "a"))
+        holder.stack = stack
+        try stack.push(Reentrant(holder: holder, document: doc))
+        #expect(holder.errors == Array(repeating: .reentrantCall, count: 8))
+        #expect(doc.lines == ["a", "r"])
+        #expect(stack.state == state(index: 2, count: 2, undo: "Reentrant"))
+        #expect(stack.undoLimit == 0)
+        #expect(events.take().map(\.operation) == [.push, .push])
+
+        holder.errors = []
+        try stack.undo()
+        #expect(holder.errors.count == 8 && holder.errors.allSatisfy { $0 == .reentrantCall })
+        #expect(doc.lines == ["a"])
+        #expect(stack.state == state(index: 1, count: 2, undo: "Add Line", redo: "Reentrant"))
+        try stack.redo()
+        #expect(doc.lines == ["a", "r"] && stack.index == 2)
+        #expect(events.take().map(\.operation) == [.undo, .redo])
     }
 
     @Test func recordAddsAnAlreadyPerformedChange() throws {

@@ -66,16 +66,14 @@ extension LibraryWindow {
                 "the library \(path) was removed or renamed by another program while it was open here; albums "
                     + "stopped without writing to it")
         }
-        let shown = (steps: session.history.count, done: session.history.index, albums: state.albumCount)
+        let shown = (steps: shownHistory.steps, done: shownHistory.done, albums: state.albumCount)
         let window = try LibraryWindow(session: try reopenedSession(), currentAlbumID: state.currentAlbum?.id)
         window.width = width
         window.state.form = state.form
         window.state.search = state.search
         window.state.movePrompt = state.movePrompt
         window.state.help = state.help
-        let now = (
-            steps: window.session.history.count, done: window.session.history.index, albums: window.state.albumCount
-        )
+        let now = (steps: window.shownHistory.steps, done: window.shownHistory.done, albums: window.state.albumCount)
         // A write in place cannot be told from another albums process's checkpoint of a change it
         // just committed (under a slow machine the two are seconds apart): the key is handled on
         // the reopened file, where every action decides inside its transaction from what is

@@ -47,6 +47,14 @@ final class LibraryWindow {
     private var historyReport: String?
     /// Whether the last button press ended in an error (shown instead of a report).
     private var historyButtonFailed = false
+    /// The history's steps and done steps as of the last ``reload(currentID:fallbackIndex:)``: what
+    /// the window shows. (The history's own properties are read as committed now, so after a copy
+    /// over the file they already describe the copy.)
+    private(set) var shownHistory = (steps: 0, done: 0)
+    /// Set when the history reread another process's commits outside ``followExternalChanges()``
+    /// (any read of its state does, since issue 25): the next idle look reloads the albums too, as
+    /// if its own `refresh()` had found the change.
+    private var externalChangeSeen = false
     /// Set when the library file is no longer the one the window shows (another program replaced,
     /// overwrote or removed it): the loop then reopens it or stops (``reopenedWindow(after:)``).
     var fileChange: FileChange?
@@ -159,6 +167,7 @@ final class LibraryWindow {
         switch change.operation {
         case .undo: historyReport = "Undid " + change.old.undoText
         case .redo: historyReport = "Redid " + change.old.redoText
+        case .reload: externalChangeSeen = true
         default: break
         }
     }
@@ -208,7 +217,8 @@ final class LibraryWindow {
     func followExternalChanges() {
         guard followLibraryFile(droppingKey: nil) else { return }
         do {
-            guard try session.refresh() else { return }
+            let changed = try session.refresh()
+            guard changed || externalChangeSeen else { return }
             try reload(currentID: state.currentAlbum?.id, fallbackIndex: state.clampedIndex)
             needsRedraw = true
         } catch {
@@ -275,7 +285,10 @@ final class LibraryWindow {
     /// Reads the number of albums and the window around the current album: the album with
     /// `currentID` when it is in the library, else the one at `fallbackIndex` (clamped).
     func reload(currentID: UUID?, fallbackIndex: Int = 0) throws {
+        externalChangeSeen = false
         state.albumCount = try session.library.count()
+        let history = session.history.state
+        shownHistory = (history.count, history.index)
         if let currentID, let position = try session.library.position(of: currentID) {
             state.currentIndex = position - 1
         } else {
