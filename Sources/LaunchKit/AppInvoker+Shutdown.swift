@@ -129,6 +129,7 @@ extension AppInvoker {
         // A signal between installing the handlers and here: shut down without launching.
         guard !shutdownRequested else {
             await shutDown()
+            await awaitNamingSignal()
             return try reportUnlessInterrupted()
         }
         do {
@@ -138,6 +139,7 @@ extension AppInvoker {
                 Task { await self.requestShutdown(.requested) }
             }
         } catch LaunchError.Code.cancelled where shutdownRequested || Task.isCancelled {
+            await awaitNamingSignal()
             return try reportUnlessInterrupted()
         }
         await withTaskCancellationHandler {
@@ -148,6 +150,20 @@ extension AppInvoker {
         await shutDown()
         if let error = serviceEndedError(report: makeReport()) { throw error }
         return launchReport()
+    }
+
+    /// In a service group, a shutdown before readiness is named by the signal behind it, which
+    /// reaches this launch's listener on its own path, a moment before or after the group's
+    /// shutdown does: waits a little (at most a quarter of a second) for it, so that `main`
+    /// exits 128 + the signal rather than 1.
+    private func awaitNamingSignal() async {
+        guard signalHandling == .namesAndEscalates, shutdownSignal == nil, launchReport().readyAt == nil else { return }
+        for _ in 0..<50 {
+            // Suspends the actor: the listener's task delivers a pending signal meanwhile. Detached,
+            // so that a cancelled launch still waits.
+            await Task.detached { try? await Task.sleep(for: .milliseconds(5)) }.value
+            if shutdownSignal != nil { return }
+        }
     }
 
     /// The report of a launch stopped before readiness, or the error when a signal (or, in a
