@@ -214,11 +214,12 @@ extension AppInvoker {
             shutdownCause = cause
             eventHub.emit(LaunchEvent(time: clock.now(), id: nil, kind: .shuttingDown(cause)))
         }
-        shutdownRequested = true
+        let request = shutdownRequest
+        shutdownRequest = .requested
         if case .launching(let task) = lifecycle { task.cancel() }
-        let waiting = shutdownWaiters
-        shutdownWaiters.removeAll()
-        for continuation in waiting { continuation.resume() }
+        if case .pending(let waiting) = request {
+            for continuation in waiting { continuation.resume() }
+        }
     }
 
     /// Escalates the shutdown once, and requests it if nothing had.
@@ -233,10 +234,9 @@ extension AppInvoker {
     private func waitForShutdownRequest() async {
         guard !shutdownRequested else { return }
         await withCheckedContinuation { continuation in
-            if shutdownRequested {
-                continuation.resume()
-            } else {
-                shutdownWaiters.append(continuation)
+            switch shutdownRequest {
+            case .requested: continuation.resume()
+            case .pending(let waiters): shutdownRequest = .pending(waiters: waiters + [continuation])
             }
         }
     }

@@ -63,10 +63,10 @@ public actor AppInvoker {
     var tearDownEntries: [LaunchReport.TearDownEntry] = []
     var shutdownSignal: LaunchSignal?
     var shutdownCause: ShutdownCause?
-    var shutdownRequested = false
+    /// Whether shutdown was asked for, and until then who waits for it.
+    var shutdownRequest = ShutdownRequest.pending(waiters: [])
     /// What the signals of the running ``runUntilShutdown(signals:)`` do.
     var signalHandling = SignalHandling.shutsDown
-    var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
     /// The running services, by node index (empty for launches without services).
     var services: [Int: ServiceRunner] = [:]
     /// Whether the shutdown has escalated; shared with the steps' task.
@@ -75,6 +75,18 @@ public actor AppInvoker {
     let eventHub = LaunchEventHub()
 
     /// Where the launch is in its life.
+    /// A shutdown request: not yet made (the continuations of ``runUntilShutdown(signals:)``
+    /// waiting for one), or made, once and for good.
+    enum ShutdownRequest {
+        case pending(waiters: [CheckedContinuation<Void, Never>])
+        case requested
+    }
+
+    var shutdownRequested: Bool {
+        if case .requested = shutdownRequest { return true }
+        return false
+    }
+
     enum Lifecycle {
         case idle
         case launching(Task<LaunchReport, any Error>)
