@@ -136,3 +136,37 @@ extension TerminalUITests {
         #expect(try await tmux.waitUntilExit() == "0")
     }
 }
+
+extension TerminalUITests {
+    /// `U` undoes the user's own latest change although another author (another process) changed
+    /// the library since; `R` does it again; the status line says which step, or why not.
+    @Test func shiftUUndoesYourOwnChangeAfterAnotherAuthorsChange() async throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        var grace = AlbumsProcess(database: database)
+        grace.environment["ALBUMS_AUTHOR"] = "grace"
+        let tmux = TmuxSession()
+        try await tmux.start(database: database, arguments: ["--author", "ada"])
+        defer { tmux.kill() }
+        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
+
+        try await tmux.send("d")
+        try await tmux.waitForScreen("the delete") { $0.contains("Deleted “Best of Bowie”") }
+        #expect(try await grace("add", "-t", "Blue Train", "-a", "John Coltrane", "--at", "1").status == 0)
+
+        try await tmux.send("U")
+        let undone = try await tmux.waitForScreen("the undo of ada's delete") {
+            $0.contains("Undid your Delete “Best of Bowie” (step 1)")
+        }
+        #expect(!undone.contains("No album"), "\(undone)")
+        let list = try await grace("list").output
+        #expect(list.hasPrefix("  1  Blue Train") && list.contains("  2  Best of Bowie"), "\(list)")
+
+        try await tmux.send("U")
+        try await tmux.waitForScreen("nothing more of ada's") { $0.contains("ada has no change to undo") }
+        try await tmux.send("R")
+        try await tmux.waitForScreen("the redo") { $0.contains("Redid your Delete “Best of Bowie” (step 1)") }
+        #expect(!(try await grace("list").output.contains("Best of Bowie")))
+    }
+}

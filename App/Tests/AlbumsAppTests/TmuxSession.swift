@@ -92,12 +92,13 @@ final class TmuxSession {
     /// Starts `albums --db path` in a new detached session, under a shell that records its exit status.
     ///
     /// - Parameter term: The `TERM` albums sees (`nil`: unset).
-    func start(database: String, term: String? = "xterm-256color") async throws {
+    func start(database: String, term: String? = "xterm-256color", arguments: [String] = []) async throws {
         try? FileManager.default.removeItem(atPath: statusPath)
         let binary = AlbumsProcess.executable.path
         // env's options come before its assignments.
         let environment = term.map { "LANG=C.UTF-8 TERM='\($0)'" } ?? "-u TERM LANG=C.UTF-8"
-        let command = "env \(environment) '\(binary)' --db '\(database)'; echo $? > '\(statusPath)'"
+        let extra = arguments.map { " '\($0)'" }.joined()
+        let command = "env \(environment) '\(binary)' --db '\(database)'\(extra); echo $? > '\(statusPath)'"
         // A placeholder pane first, so the pane stays however fast the program ends.
         try await tmux(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", name, "sleep 60"])
         try await tmux(["set-option", "-g", "remain-on-exit", "on"])

@@ -19,6 +19,7 @@ extension LibraryWindow {
         .init("a", "add an album after it"),
         .init("d", "delete it"),
         .init("u r", "undo / redo the step the toolbar names"),
+        .init("U R", "undo / redo your own latest change"),
         .init("H", "history: ↑/↓ a step, Enter goes there"),
         .init("?", "this help (any key closes it)"),
         .init("q", "quit"),
@@ -108,6 +109,23 @@ extension LibraryWindow {
             // The title as the edit left it: the album as the transaction found it, with the changes.
             let title = (try? change.album.applying(changes))?.title ?? change.album.title
             return "Edited \(DisplayText.quoted(title)) (position \(change.position))"
+        }
+    }
+
+    /// `U` and `R`: the user's own latest change (this run's author: `--author`, `ALBUMS_AUTHOR`
+    /// or login@host), even after other people's changes; the status line says what was undone,
+    /// or who changed what since (nothing changes then).
+    func undoMine(redoing: Bool) {
+        let shown = state.currentAlbum?.id
+        change(currentID: shown) {
+            let author = session.history.author ?? ""
+            switch redoing ? try session.redoMine(author: author) : try session.undoMine(author: author) {
+            case .reverted(let command):
+                let verb = redoing ? "Redid" : "Undid"
+                return "\(verb) your \(DisplayText.sanitized(command.change.text)) (step \(command.step))"
+            case .undone(let record):
+                return "Undid your \(DisplayText.sanitized(record.text))"
+            }
         }
     }
 

@@ -121,8 +121,10 @@ final class LibraryWindow {
         case .character("m"), .character("M"): openMovePrompt()
         case .character("H"): openHistory()
         case .character("?"): state.help = Self.helpEntries
-        case .character("u"), .character("U"): pressHistoryButton(undoButton, unavailable: "Nothing to undo")
-        case .character("r"), .character("R"): pressHistoryButton(redoButton, unavailable: "Nothing to redo")
+        case .character("u"): pressHistoryButton(undoButton, unavailable: "Nothing to undo")
+        case .character("r"): pressHistoryButton(redoButton, unavailable: "Nothing to redo")
+        case .character("U"): undoMine(redoing: false)
+        case .character("R"): undoMine(redoing: true)
         case .character("d"), .character("D"): press(deleteButton, unavailable: "No album to delete")
         case .character("a"), .character("A"): press(addButton, unavailable: "")
         case .character("q"), .character("Q"): press(quitButton, unavailable: "")
