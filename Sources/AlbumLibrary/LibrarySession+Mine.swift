@@ -57,17 +57,26 @@ extension LibrarySession {
         var record: HistoryRecord.ID
     }
 
-    private func mine(author: String, reapplying: Bool) throws -> MineResult {
+    private func mine(author: String, reapplying: Bool, attempt: Int = 1) throws -> MineResult {
         do {
             return .reverted(try push { try revertCommand(author: author, reapplying: reapplying) })
         } catch let plain as UndoPlainly {
-            // Expecting the step found: if another process changed the history since, refused.
-            guard let record = try undo(count: 1, expecting: plain.record).first else {
-                throw LibraryError(.nothingToUndo, "\(author) has no change to undo")
+            // The plain undo runs in a transaction of its own, expecting the step the scan found:
+            // when another process committed in between, it is refused and the decision made again.
+            do {
+                guard let record = try undo(count: 1, expecting: plain.record).first else {
+                    throw LibraryError(.nothingToUndo, "\(author) has no change to undo")
+                }
+                return .undone(record)
+            } catch let error as LibraryError where error.code == .historyChanged && attempt < Self.attempts {
+                return try mine(author: author, reapplying: reapplying, attempt: attempt + 1)
             }
-            return .undone(record)
         }
     }
+
+    /// How many times "undo mine" decides again when another process commits between its scan and
+    /// its plain undo.
+    private static let attempts = 8
 
     /// A step after the author's change, as the scan met it.
     private struct Later {

@@ -97,7 +97,9 @@ struct ActionRunner {
                 options.json
                     ? AlbumFormatter.historyJSON(
                         steps, current: current, count: session.history.count, revision: session.history.revision)
-                    : AlbumFormatter.historyText(steps, current: current)
+                    // The mark from the steps' own snapshot: `current` may be read after another commit.
+                    : AlbumFormatter.historyText(
+                        steps, current: steps.last(where: \.isDone)?.number ?? (steps.first.map { $0.number - 1 } ?? 0))
             )
         case .importAlbums(let source, let replace):
             try AlbumImport(session: session, console: console).run(from: source, replace: replace) { result, line in
