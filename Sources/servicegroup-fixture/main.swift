@@ -85,20 +85,25 @@ let readiness = Task {
     try await invoker.waitUntilReady()
     say("ready")
 }
-var status: Int32 = 0
-do {
-    try await group.run()
-} catch let error as LaunchError {
-    say("error \(error.code)")
-    status = error.exitStatus
-} catch {
-    say("error \(error)")
-    status = 1
+/// Runs the group and prints the outcome; a function, so that its values are released before
+/// `exit` (LeakSanitizer reports what a top-level async frame still holds then).
+func runGroup() async -> Int32 {
+    var status: Int32 = 0
+    do {
+        try await group.run()
+    } catch let error as LaunchError {
+        say("error \(error.code)")
+        status = error.exitStatus
+    } catch {
+        say("error \(error)")
+        status = 1
+    }
+    _ = await readiness.result
+    if let report = await invoker.report {
+        for step in report.tearDowns { say("step \(step.kind) \(step.id): \(step.outcome)") }
+        say("escalation \(report.escalation.map { "\($0.reason)" } ?? "none")")
+    }
+    return status
 }
-_ = await readiness.result
-if let report = await invoker.report {
-    for step in report.tearDowns { say("step \(step.kind) \(step.id): \(step.outcome)") }
-    say("escalation \(report.escalation.map { "\($0.reason)" } ?? "none")")
-}
-exit(status)
+exit(await runGroup())
 #endif

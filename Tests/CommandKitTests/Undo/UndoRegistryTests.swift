@@ -123,6 +123,7 @@ private final class AlbumShelf {
         try notes.undo.undo()
         try notes.undo.undo()
         #expect(notes.lines.isEmpty && !notes.undo.canUndo && notes.undo.stack.count == 2)
+        notes.undo.removeAllActions()  // its steps hold the notes, which hold it
     }
 
     /// A command pushed inside a group the caller opened cannot close that group under the push.
@@ -131,7 +132,8 @@ private final class AlbumShelf {
         let document = UndoTestDocument()
         var refusal: UndoError.Code?
         registry.beginUndoGrouping()
-        var pushed = RegisteringCommand(document: document) {
+        // Unowned: the registry's stack holds the command.
+        var pushed = RegisteringCommand(document: document) { [unowned registry] in
             do { try registry.endUndoGrouping() } catch let error as UndoError { refusal = error.code } catch {}
         }
         pushed.text = "Import"

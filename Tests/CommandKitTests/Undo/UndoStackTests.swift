@@ -517,6 +517,7 @@ import Testing
         let (stack, doc, events) = makeStack()
         try stack.push(AppendLine(doc, "a"))
         holder.stack = stack
+        defer { holder.stack = nil }  // the stack holds the command, which holds the holder
         try stack.push(Reentrant(holder: holder, document: doc))
         #expect(holder.errors == Array(repeating: .reentrantCall, count: 8))
         #expect(doc.lines == ["a", "r"])
