@@ -48,8 +48,23 @@ extension LibrarySession {
     /// - Throws: `StoreError` or `DatabaseError` if the history cannot be read.
     /// - Complexity: O(*n*) rows read, without their payloads.
     public func steps(last limit: Int? = nil, by author: String? = nil) throws -> [Step] {
-        // One read of every record (no payloads) and the index, so the steps agree with each other
-        // whatever another process commits meanwhile.
+        try stepListing(last: limit, by: author).steps
+    }
+
+    /// The history's last steps, as ``steps(last:by:)`` gives them, with the state they belong to:
+    /// how many steps are done, how many there are and the history's revision, all read in the
+    /// same transaction as the steps, so they agree whatever another process commits meanwhile.
+    ///
+    /// - Parameters:
+    ///   - limit: How many of the most recent steps (of that author's, with `author`); `nil` for all.
+    ///   - author: Only the steps this author made; `nil` for everyone's.
+    /// - Returns: The steps; `current`, the number of steps done on the whole path (0: everything
+    ///   undone); `count`, the number of steps on it; and `revision`, the history's revision then.
+    /// - Throws: `StoreError` or `DatabaseError` if the history cannot be read.
+    /// - Complexity: O(*n*) rows read, without their payloads.
+    public func stepListing(
+        last limit: Int? = nil, by author: String? = nil
+    ) throws -> (steps: [Step], current: Int, count: Int, revision: Int) {
         let read = try history.records()
         let steps = read.records.enumerated().compactMap { index, record -> Step? in
             guard author == nil || record.author == author else { return nil }
@@ -57,6 +72,6 @@ extension LibrarySession {
                 number: index + 1, node: read.nodes[index], text: record.text, time: record.date, author: record.author,
                 isDone: index < read.index)
         }
-        return Array(steps.suffix(limit ?? steps.count))
+        return (Array(steps.suffix(limit ?? steps.count)), read.index, read.records.count, read.revision)
     }
 }

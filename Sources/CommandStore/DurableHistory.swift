@@ -288,16 +288,17 @@ public final class DurableHistory<Receiver> {
     /// transaction.
     ///
     /// The history first rereads what other processes committed, so the records, their nodes and
-    /// the index describe one committed state.
+    /// the index describe one committed state, and so does the revision read with them.
     /// - Returns: The records (`count` of them); `nodes[i]`, the node of `records[i]`: the number
     ///   ``jump(to:expecting:)`` takes and ``tree()`` shows (it differs from the position once a
-    ///   branch was parked or early entries trimmed); and the number of entries done.
+    ///   branch was parked or early entries trimmed); the number of entries done; and the
+    ///   ``revision`` of that state.
     /// - Throws: ``StoreError`` when an entry's row is missing or damaged, or a `DatabaseError`.
     /// - Complexity: O(count): each entry's row is read without its payload, the nodes from their index.
-    public func records() throws -> (records: [HistoryRecord], nodes: [HistoryNode.ID], index: Int) {
+    public func records() throws -> (records: [HistoryRecord], nodes: [HistoryNode.ID], index: Int, revision: Int) {
         try readCommitted {
             let records = try (0..<storage.count).map { try storage.record(at: $0) }
-            return (records, records.isEmpty ? [] : try storage.pathNodeIDs(), storage.index)
+            return (records, records.isEmpty ? [] : try storage.pathNodeIDs(), storage.index, storage.revision)
         }.value
     }
 

@@ -33,6 +33,24 @@ import Testing
         }
     }
 
+    /// `history --json` prints these figures beside the steps: they must be the state the steps
+    /// were read in, not one read after another connection's commit.
+    @Test func aStepListingCarriesTheStateItsStepsWereReadIn() throws {
+        try withSessions { view, other in
+            try view.delete(.position(1))
+            try other.delete(.position(1))
+            try other.undo()
+            let listing = try view.stepListing()
+            #expect(listing.steps.map(\.text) == ["Delete “Best of Bowie”", "Delete “It's My Life”"])
+            #expect(listing.steps.map(\.isDone) == [true, false])
+            #expect((listing.current, listing.count) == (1, 2))
+            #expect(listing.revision == other.history.revision)
+            let last = try view.stepListing(last: 1)
+            #expect(last.steps.map(\.number) == [2])
+            #expect((last.current, last.count, last.revision) == (1, 2, listing.revision))
+        }
+    }
+
     @Test func anEditToTheSameValuesIsRefusedAndNotRecorded() throws {
         try withSessions { view, _ in
             let bowie = try view.library.album(at: 1)

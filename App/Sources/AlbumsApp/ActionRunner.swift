@@ -87,17 +87,17 @@ struct ActionRunner {
                     : AlbumFormatter.historyTree(tree.nodes, current: tree.current))
         case .history(let limit):
             // Read-only: the --author given names whose steps to show (never the default author).
-            let steps = try session.steps(
+            let listing = try session.stepListing(
                 last: limit,
                 by: try options.author.map { name throws(UsageError) in
                     try AuthorName.checked(name, source: "--author")
                 })
-            let current = session.history.index
+            let steps = listing.steps
+            // Every figure from the steps' own snapshot: another process may commit meanwhile.
             console.write(
                 options.json
                     ? AlbumFormatter.historyJSON(
-                        steps, current: current, count: session.history.count, revision: session.history.revision)
-                    // The mark from the steps' own snapshot: `current` may be read after another commit.
+                        steps, current: listing.current, count: listing.count, revision: listing.revision)
                     : AlbumFormatter.historyText(
                         steps, current: steps.last(where: \.isDone)?.number ?? (steps.first.map { $0.number - 1 } ?? 0))
             )
