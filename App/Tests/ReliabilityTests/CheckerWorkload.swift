@@ -16,6 +16,9 @@ struct CheckerWorkload {
     private var titles: [String]
     private var importCount = 0
     private var fileCount = 0
+    /// Processes whose next operation is a redo mine: most undo mines are plain undos (the step is
+    /// the last), so a redo mine drawn at random rarely finds a revert of its author's to redo.
+    private var redoMineNext: Set<Int> = []
 
     static let sharedTitles = ["Blue", "Red", "Green"]
     static let artists = ["Ann", "Bob"]
@@ -42,6 +45,7 @@ struct CheckerWorkload {
     }
 
     private mutating func operation(process: Int, number: Int) -> CheckerOperation {
+        if redoMineNext.remove(process) != nil { return .redoMine }
         switch roll(100) {
         case 0..<12:
             let title = roll(10) < 6 ? pick(Self.sharedTitles) : "P\(process) \(number)"
@@ -64,7 +68,9 @@ struct CheckerWorkload {
             return .edit(reference(), fields)
         case 28..<42: return .move(reference(), to: 1 + roll(9))
         case 42..<52: return .delete(reference())
-        case 52..<57: return .undoMine
+        case 52..<57:
+            if roll(5) < 3 { redoMineNext.insert(process) }
+            return .undoMine
         case 57..<59: return .redoMine
         case 59..<65: return .undo(count())
         // A step of the tree by number: most exist by then, some not (yet), 0 is the start.
