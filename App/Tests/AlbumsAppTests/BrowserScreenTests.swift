@@ -101,13 +101,17 @@ import Testing
         form.focusNext()
         form.focusNext()
         for character in "19x57" { form.type(character) }
-        #expect(form.value(.year) == "1957")
+        // The year shows what was typed, the letter explained.
+        #expect(form.value(.year) == "19x57")
+        let typed = render(BrowserState(albums: Album.defaults(), currentIndex: 0, toolbar: toolbar, form: form))
+        #expect(typed.contains { $0.contains("> Year:   19x57_") })
+        #expect(typed.contains { $0.contains("Year takes digits only (1 to 9999)") })
         #expect(throws: LibraryError.self) { try form.album() }
         form.problem = "artist must not be empty"
         let state = BrowserState(albums: Album.defaults(), currentIndex: 0, toolbar: toolbar, form: form)
         let text = render(state).joined(separator: "\n")
         #expect(text.contains("Title:  Blue Train"))
-        #expect(text.contains("> Year:   1957_"))
+        #expect(text.contains("> Year:   19x57_"))
         #expect(text.contains("artist must not be empty"))
     }
 

@@ -180,6 +180,32 @@ import Testing
         }
     }
 
+    /// An argument the message names is named whole, whatever quotes it holds: ArgumentParser's
+    /// message quotes it with apostrophes, and the argument's own apostrophe must not end it.
+    @Test(arguments: [
+        (["delete", "Best of Bowie", "It's My Life"], "unexpected argument 'It's My Life' for delete"),
+        (["delete", "1", "Rock 'n' Roll"], "unexpected argument 'Rock 'n' Roll' for delete"),
+        (["show", "1", "Say \"Hi\""], "unexpected argument 'Say \"Hi\"' for show"),
+        (["show", "1", "‘Heroes’"], "unexpected argument '‘Heroes’' for show"),
+        (["list", "Don't say \"no\""], "unexpected argument 'Don't say \"no\"' for list"),
+        (["list", "'"], "unexpected argument ''' for list"),
+        (["delete", "1", "It's", "Rock 'n' Roll"], "unexpected argument 'It's' for delete"),
+        (["delete", "1", "It", "It's"], "unexpected argument 'It' for delete"),
+        (["list", "--it's"], "unknown option '--it's' for list"),
+        (["list", "--it's=\"x\""], "unknown option '--it's' for list"),
+        (["--rock'n'roll"], "unknown option '--rock'n'roll'"),
+        (["it's"], "unknown command 'it's'"),
+    ])
+    func namesTheWholeArgumentWhateverItsQuotes(words: [String], expected: String) {
+        do {
+            let request = try CommandLineParser.parse(["albums"] + words)
+            Issue.record("parsed \(words) as \(request)")
+        } catch {
+            #expect(error.message == expected)
+            #expect(UsageError.exitCode == 2)
+        }
+    }
+
     @Test func everyCommandHasHelp() throws {
         let overview = try output("--help")
         for name in CommandLineParser.commandNames {

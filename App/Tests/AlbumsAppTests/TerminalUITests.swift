@@ -209,6 +209,46 @@ struct TerminalUITests {
         #expect(list.contains("2  Blue Train"))
     }
 
+    /// Typing `20x9` into Year: the field keeps the x and says at once, and until it is gone,
+    /// that Year takes digits only; Enter refuses it, as `albums add --year 20x9` does. The
+    /// choice: the field always shows exactly what Enter would save, so a dropped keystroke can
+    /// never turn 2009 into a silent 209 (refusing the keystroke would show 209 and save it).
+    @Test func theFormRefusesALetterInTheYearVisiblyAndSavesOnlyWhatItShows() async throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try await tmux.start(database: database)
+        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
+        try await tmux.send("a")
+        try await tmux.waitForScreen("the form") { $0.contains("Add an album") }
+        try await tmux.send("-l", "Blue Train")
+        try await tmux.send("Tab")
+        try await tmux.send("-l", "John Coltrane")
+        try await tmux.send("Tab", "Tab")
+        try await tmux.send("-l", "20x9")
+        let typed = try await tmux.waitForScreen("the year as typed") { $0.contains("Year:   20x9_") }
+        #expect(typed.contains("Year takes digits only (1 to 9999)"), "\(typed)")
+        try await tmux.send("Enter")
+        let refused = try await tmux.waitForScreen("the refusal") { $0.contains("is not a whole number") }
+        #expect(refused.contains("Add an album") && refused.contains("Year:   20x9_"), "\(refused)")
+        #expect(try await AlbumsProcess(database: database)("list").output.split(separator: "\n").count == 5)
+        // Corrected, the year saved is the one shown.
+        try await tmux.send("BSpace", "BSpace")
+        try await tmux.waitForScreen("the year corrected") { $0.contains("Year:   20_") }
+        try await tmux.send("-l", "09")
+        let corrected = try await tmux.waitForScreen("the year corrected") { $0.contains("Year:   2009_") }
+        #expect(!corrected.contains("digits only") && !corrected.contains("whole number"), "\(corrected)")
+        try await tmux.send("Enter")
+        let added = try await tmux.waitForScreen("the new album") { $0.contains("Added “Blue Train”") }
+        #expect(added.contains("Year    2009"), "\(added)")
+        try await tmux.send("q")
+        #expect(try await tmux.waitUntilExit() == "0")
+        let shown = try await AlbumsProcess(database: database)("show", "Blue Train").output
+        #expect(shown.contains("Year:     2009") && !shown.contains("209\n"), "\(shown)")
+    }
+
     @Test func sigtermRestoresTheTerminalAndLeavesAConsistentLibrary() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

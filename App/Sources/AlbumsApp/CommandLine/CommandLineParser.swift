@@ -49,7 +49,7 @@ public enum CommandLineParser: Sendable {
             if AlbumsCommandLine.exitCode(for: error) == .success {
                 return CommandLineRequest(action: .output(AlbumsCommandLine.fullMessage(for: error)))
             }
-            throw usageError(for: error, scan: scan)
+            throw usageError(for: error, scan: scan, words: words)
         }
         if !(parsed is AlbumsCommandLine) && !(parsed is any AlbumsSubcommand) {
             // ArgumentParser's own `help` subcommand: running it asks for the help it names.
@@ -68,35 +68,39 @@ public enum CommandLineParser: Sendable {
     }
 
     /// An ArgumentParser error as one line.
-    private static func usageError(for error: any Error, scan: ArgumentScan) -> UsageError {
+    private static func usageError(for error: any Error, scan: ArgumentScan, words: [String]) -> UsageError {
         let command = scan.subcommand
         let message = AlbumsCommandLine.message(for: error)
         let line = message.split(separator: "\n").first.map(String.init) ?? message
-        return UsageError(reworded(line, command: command), command: command)
+        return UsageError(reworded(line, command: command, words: words), command: command)
     }
 
     /// ArgumentParser's message ("Missing expected argument '<album>'") in the program's words
     /// ("show needs ALBUM"), which name the subcommand.
-    static func reworded(_ line: String, command: String?) -> String {
+    ///
+    /// - Parameter words: The arguments ArgumentParser was given: an argument the message quotes
+    ///   is one of them, whole, even when it holds a quote itself ("It's My Life").
+    static func reworded(_ line: String, command: String?, words: [String]) -> String {
         let forCommand = command.map { " for \($0)" } ?? ""
-        if let name = quoted(line, after: "Unknown option ") {
+        let quoted = { (prefix: String) in Self.quoted(line, after: prefix, words: words) }
+        if let name = quoted("Unknown option ") {
             return "unknown option '\(name)'\(forCommand)"
         }
-        if let value = quoted(line, after: "Unexpected argument ") {
+        if let value = quoted("Unexpected argument ") {
             return command == nil ? "unknown command '\(value)'" : "unexpected argument '\(value)'\(forCommand)"
         }
-        if line.contains("unexpected arguments: ") {
-            let first = line.split(separator: "'").dropFirst().first.map(String.init) ?? ""
+        if let range = line.firstRange(of: "unexpected arguments: ") {
+            let first = Self.quoted(String(line[range.upperBound...]), after: "", words: words) ?? ""
             return "unexpected argument '\(first)'\(forCommand)"
         }
-        if let argument = quoted(line, after: "Missing expected argument ") {
+        if let argument = quoted("Missing expected argument ") {
             let label = argument.trimmingPrefix("<").prefix { $0 != ">" }.uppercased()
             return "\(command ?? "albums") needs \(label)"
         }
-        if let option = quoted(line, after: "Missing value for ") {
+        if let option = quoted("Missing value for ") {
             return "\(option.prefix { $0 != " " }) needs a value"
         }
-        if let option = quoted(line, after: "The option "), line.contains("does not take any value") {
+        if let option = quoted("The option "), line.contains("does not take any value") {
             return "\(option) takes no value"
         }
         var text = line
@@ -106,9 +110,17 @@ public enum CommandLineParser: Sendable {
     }
 
     /// The text between the quotes that follow `prefix`, when `line` starts with it.
-    private static func quoted(_ line: String, after prefix: String) -> String? {
+    ///
+    /// The quoted text is found among `words` (or a `--name=value` word's name), the longest that
+    /// fits, so an apostrophe inside it does not end it; text that is no word (ArgumentParser's
+    /// `<album>`) ends at the next quote.
+    private static func quoted(_ line: String, after prefix: String, words: [String]) -> String? {
         guard line.hasPrefix(prefix + "'") else { return nil }
         let rest = line.dropFirst(prefix.count + 1)
+        let candidates = words + words.compactMap { word in word.split(separator: "=").first.map(String.init) }
+        if let word = candidates.filter({ rest.hasPrefix($0 + "'") }).max(by: { $0.count < $1.count }) {
+            return word
+        }
         guard let end = rest.firstIndex(of: "'") else { return nil }
         return String(rest[..<end])
     }

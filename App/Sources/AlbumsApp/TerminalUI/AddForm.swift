@@ -67,32 +67,35 @@ struct AddForm: Sendable, Hashable {
 
     /// Types a character into the focused field.
     ///
-    /// The year field takes up to four digits; any other character is refused with a
-    /// ``problem`` saying so, rather than dropped without a word.
+    /// The year field keeps whatever is typed, as the other fields do, so it always shows what
+    /// Enter would save: a non-digit is not dropped without a word (`20x9` must not become 209),
+    /// it stays in the field with a ``problem`` that lasts until the year is a number again, and
+    /// Enter refuses it as `albums add --year 20x9` does.
     ///
     /// - Parameter character: The character typed.
     mutating func type(_ character: Character) {
-        if focus == .year {
-            guard character.isASCII && character.isNumber else {
-                problem = "Year takes digits only (1 to 9999)"
-                return
-            }
-            guard value(.year).count < 4 else {
-                problem = "Year has at most four digits"
-                return
-            }
+        if value(focus).count < Album.maximumFieldLength {
+            values[focus, default: ""].append(character)
         }
-        guard value(focus).count < Album.maximumFieldLength else { return }
-        values[focus, default: ""].append(character)
-        problem = nil
+        problem = yearProblem
     }
 
     /// Deletes the last character of the focused field.
     mutating func deleteBackward() {
-        guard var text = values[focus], !text.isEmpty else { return }
-        text.removeLast()
-        values[focus] = text
-        problem = nil
+        if var text = values[focus], !text.isEmpty {
+            text.removeLast()
+            values[focus] = text
+        }
+        problem = yearProblem
+    }
+
+    /// What is wrong with the year as typed, shown while it lasts; `nil` for a year Enter can save
+    /// (or an empty one).
+    private var yearProblem: String? {
+        let year = value(.year).trimmingCharacters(in: .whitespaces)
+        guard year.allSatisfy({ $0.isASCII && $0.isNumber }) else { return "Year takes digits only (1 to 9999)" }
+        guard year.count <= 4 else { return "Year has at most four digits" }
+        return nil
     }
 
     /// The album the form describes, checked.
