@@ -183,12 +183,9 @@ struct TerminalUITests {
         #expect(try await tmux.waitUntilExit() == "0")
     }
 
-    @Test func addAnAlbumThroughTheForm() async throws {
-        let folder = try AlbumsProcess.makeFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let database = folder.appendingPathComponent("library.sqlite").path
-        let tmux = TmuxSession()
-        defer { tmux.kill() }
+    /// Starts the terminal UI on `database`, opens the add form and types Blue Train by John
+    /// Coltrane with `year`, without pressing Enter.
+    private func typeBlueTrainIntoTheAddForm(_ tmux: TmuxSession, database: String, year: String) async throws {
         try await tmux.start(database: database)
         try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
         try await tmux.send("a")
@@ -197,7 +194,16 @@ struct TerminalUITests {
         try await tmux.send("Tab")
         try await tmux.send("-l", "John Coltrane")
         try await tmux.send("Tab", "Tab")
-        try await tmux.send("-l", "1957")
+        try await tmux.send("-l", year)
+    }
+
+    @Test func addAnAlbumThroughTheForm() async throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try await typeBlueTrainIntoTheAddForm(tmux, database: database, year: "1957")
         try await tmux.send("Enter")
         let added = try await tmux.waitForScreen("the new album") { $0.contains("Added “Blue Train”") }
         #expect(added.contains("Artist  John Coltrane"))
@@ -219,15 +225,7 @@ struct TerminalUITests {
         let database = folder.appendingPathComponent("library.sqlite").path
         let tmux = TmuxSession()
         defer { tmux.kill() }
-        try await tmux.start(database: database)
-        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") }
-        try await tmux.send("a")
-        try await tmux.waitForScreen("the form") { $0.contains("Add an album") }
-        try await tmux.send("-l", "Blue Train")
-        try await tmux.send("Tab")
-        try await tmux.send("-l", "John Coltrane")
-        try await tmux.send("Tab", "Tab")
-        try await tmux.send("-l", "20x9")
+        try await typeBlueTrainIntoTheAddForm(tmux, database: database, year: "20x9")
         let typed = try await tmux.waitForScreen("the year as typed") { $0.contains("Year:   20x9_") }
         #expect(typed.contains("Year takes digits only (1 to 9999)"), "\(typed)")
         try await tmux.send("Enter")
