@@ -1,3 +1,4 @@
+import CommandStore
 public import SQLiteDatabase
 
 extension LibrarySession {
@@ -30,7 +31,9 @@ extension LibrarySession {
     /// Closes this session and opens the library that is at its path now.
     ///
     /// The close touches nothing at the path when the file there is not the one this session opened
-    /// (`Database.close()`), so nothing of the old file reaches the new one.
+    /// (`Database.close()`), so nothing of the old file reaches the new one. The new session
+    /// records the same author (`DurableHistory.author`): reopening never changes who a change
+    /// is recorded for, nor whose changes "undo mine" finds.
     ///
     /// - Returns: A session on the file at ``path`` now.
     /// - Throws: ``LibraryError`` as ``open(path:)`` does, or ``LibraryError/Code/storage`` when
@@ -40,7 +43,9 @@ extension LibrarySession {
         guard FileSystem.exists(path) else {
             throw LibraryError(.storage, "\(path) is gone: it was removed or renamed while it was open")
         }
-        return try LibrarySession.open(path: path)
+        let session = try LibrarySession.open(path: path)
+        session.history.author = history.author
+        return session
     }
 
     /// Closes the session's connection; the session cannot be used afterwards.

@@ -11,13 +11,15 @@ import Darwin
 /// TestSupport's ``ChildExit``: the exit of a `posix_spawn`ed child, awaited without holding a
 /// test-pool thread, and killed at its deadline.
 @Suite struct ChildExitTests {
-    /// Spawns `/bin/sh -c script` (standard input and output on /dev/null) and returns its pid.
-    static func spawn(_ script: String) throws -> pid_t {
+    /// Spawns `/bin/sh -c script` (standard input on /dev/null, output to `output`) and returns its
+    /// pid; `inheriting` leaves the child this process's other descriptors.
+    static func spawn(_ script: String, output: String = "/dev/null", inheriting: Bool = false) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        if !inheriting { closeInheritedDescriptors(in: &actions) }
         // No signal blocked or ignored in the child, whatever the test runner's threads block.
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -53,6 +55,25 @@ import Darwin
         // pool thread, which other suites may hold for many seconds under a sanitizer.
         let exit = try await ChildExit(of: Self.spawn("exec sleep 300"), timeout: .milliseconds(200))
         #expect(exit == ChildExit(status: SIGKILL, wasSignaled: true, timedOut: true))
+    }
+
+    /// A spawned child holds none of this process's descriptors (a tmux server holding a
+    /// `Process`'s exit socket made another test's child seem to run for ever); spawned without
+    /// the close actions, the same child holds it.
+    @Test func aSpawnedChildHoldsNoneOfThisProcesssDescriptors() async throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { close($0) } }
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("fds-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let script = "[ -e /proc/$$/fd/\(ends[1]) ] && echo open || echo closed"
+        for (inheriting, expected) in [(false, "closed"), (true, "open")] {
+            let exit = try await ChildExit(
+                of: Self.spawn(script, output: output, inheriting: inheriting), timeout: Patience.childProcess)
+            #expect(exit.shellStatus == 0)
+            let said = try String(contentsOfFile: output, encoding: .utf8)
+            #expect(said == expected + "\n", "inheriting: \(inheriting)")
+        }
     }
 
     @Test func aPidThatIsNoChildThrows() async throws {

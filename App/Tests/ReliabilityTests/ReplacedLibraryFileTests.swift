@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandStore
 import Foundation
 import SQLiteDatabase
 import Testing
@@ -110,6 +111,7 @@ import Darwin
         defer { try? FileManager.default.removeItem(at: folder) }
         let (library, backup) = try Self.libraryAndBackup(in: folder, titles: ["One", "Two"])
         let session = try LibrarySession.open(path: library)
+        session.history.author = "ada"
         try session.add(Album(title: "After the backup", artist: "A"))
         try session.checkpoint()
         // Another process's commit is a change the session follows, not a write over its file.
@@ -129,6 +131,10 @@ import Darwin
         defer { reopened.close() }
         #expect(try reopened.library.albums().map(\.title) == ["One", "Two"])
         #expect(try reopened.fileStatus() == .unchanged)
+        // The reopened session records the same author, so "undo mine" still finds ada's changes.
+        try reopened.add(Album(title: "After the reopen", artist: "A"))
+        #expect(reopened.history.undoRecord?.author == "ada")
+        #expect(try reopened.undoMine(author: "ada").text == "Add “After the reopen”")
     }
 
     /// A library copied together with its log, attributes and all (`cp -a`, a backup tool), opens
