@@ -63,12 +63,27 @@ enum AlbumStep {
         case .importAlbums(let imported):
             imported.firstPosition.map { $0 <= position ? position + imported.count : position } ?? position
         case .revert(let revert):
-            switch revert.effect {
-            case .inserted(let at): AlbumStep.inserted(at: at, position)
-            case .removed(let at): AlbumStep.removed(at: at, position)
-            case .none: position
+            revert.effects.reduce(position) { position, effect in
+                switch effect {
+                case .inserted(let at): AlbumStep.inserted(at: at, position)
+                case .removed(let at): AlbumStep.removed(at: at, position)
+                }
             }
         case .edit, .replace, .other: position
+        }
+    }
+
+    /// The insertions and removals of single positions this step made, in order (for a rebase
+    /// that must know where each one happened; an edit made none).
+    var positionEffects: [RevertStepCommand.Effect] {
+        switch self {
+        case .add(let add): [.inserted(at: add.position)]
+        case .delete(let delete): [.removed(at: delete.position)]
+        case .move(let move): [.removed(at: move.from), .inserted(at: move.to)]
+        case .importAlbums(let imported):
+            imported.firstPosition.map { first in (0..<imported.count).map { .inserted(at: first + $0) } } ?? []
+        case .revert(let revert): revert.effects
+        case .edit, .replace, .other: []
         }
     }
 

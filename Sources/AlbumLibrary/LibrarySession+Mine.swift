@@ -52,9 +52,48 @@ extension LibrarySession {
         try mine(author: author, reapplying: true)
     }
 
+    /// What ``undoMine(author:)`` or ``redoMine(author:)`` would do now, for a button's title:
+    /// "Undo your Delete “Best of Bowie”", or why it would be refused.
+    public enum MinePreview: Sendable, Hashable {
+        /// It would undo (or do again) the change with this history text ("Delete “X”").
+        case change(String)
+        /// It would be refused with this error (nothing of the author's to undo, or a conflict).
+        case refused(LibraryError)
+    }
+
+    /// What ``undoMine(author:)`` (or, with `reapplying`, ``redoMine(author:)``) would do if it ran
+    /// now, decided by the same scan in one read transaction; nothing is written.
+    ///
+    /// Only a preview: the real call decides again inside its write transaction, from what is
+    /// committed then. A caller showing the result caches it per `DurableHistory.revision`.
+    ///
+    /// - Parameters:
+    ///   - author: The author.
+    ///   - reapplying: `true` for what a redo mine would do.
+    /// - Returns: The change's text, or the refusal.
+    /// - Throws: A storage error (a refusal is a result, not an error).
+    /// - Complexity: O(*k*) for a change *k* steps behind the top, as the call itself.
+    public func previewMine(author: String, reapplying: Bool = false) throws -> MinePreview {
+        var preview: MinePreview?
+        // One snapshot for the whole scan: each read inside is a savepoint of this transaction.
+        try database.inTransaction(.deferred) {
+            do {
+                preview = .change(try revertCommand(author: author, reapplying: reapplying).change.text)
+            } catch let plain as UndoPlainly {
+                preview = .change(plain.record.text)
+            } catch let refusal as LibraryError
+                where refusal.code == .nothingToUndo || refusal.code == .nothingToRedo || refusal.code == .conflict
+            {
+                preview = .refused(refusal)
+            }
+            return .commit
+        }
+        return preview!
+    }
+
     /// A step found plain to undo (the author's, and the last): undone outside `push`, expecting it.
     private struct UndoPlainly: Error {
-        var record: HistoryRecord.ID
+        var record: HistoryRecord
     }
 
     private func mine(author: String, reapplying: Bool, attempt: Int = 1) throws -> MineResult {
@@ -64,7 +103,7 @@ extension LibrarySession {
             // The plain undo runs in a transaction of its own, expecting the step the scan found:
             // when another process committed in between, it is refused and the decision made again.
             do {
-                guard let record = try undo(count: 1, expecting: plain.record).first else {
+                guard let record = try undo(count: 1, expecting: plain.record.id).first else {
                     throw LibraryError(.nothingToUndo, "\(author) has no change to undo")
                 }
                 return .undone(record)
@@ -101,16 +140,19 @@ extension LibrarySession {
             if case .revert(let revert) = step { cancelled.insert(revert.cancels) }
             guard record.author == author else { continue }
             // The author's change is the last step: a plain undo (a redo can bring it back).
-            if !reapplying, later.isEmpty, !step.isRevert { throw UndoPlainly(record: record.id) }
+            if !reapplying, later.isEmpty, !step.isRevert { throw UndoPlainly(record: record) }
             let change: RevertStepCommand.Change
             let original: Int
             // Where the album was when this step ran: the place a rebased insertion starts from.
+            // For a move, where it was before the step (`base`) and after it (`placed`).
             let base: Int
+            var placed: Int?
             switch (step, reapplying) {
             case (.revert(let revert), true) where !revert.reapplies:
                 change = revert.change
                 original = revert.step
-                base = revert.position
+                base = revert.origin ?? revert.position
+                placed = revert.position
             case (.revert, _): continue  // an undo mine is not a change to undo; a redo mine not one to redo
             case (.add(let add), false):
                 change = .add(add)
@@ -124,8 +166,14 @@ extension LibrarySession {
                 change = .edit(edit)
                 original = node
                 base = 0
+            case (.move(let move), false) where move.albumID != nil:
+                change = .move(move)
+                original = node
+                base = move.from
+                placed = move.to
             case (_, false):
-                // A move, an import, a replacement: undone only as the last step.
+                // An import, a replacement (or a move recorded without its album): undone only as
+                // the last step.
                 throw LibraryError(
                     .conflict,
                     "your \(step.noun) (step \(node)) can be undone only as the last step: \(later.count) later step(s) follow it"
@@ -134,6 +182,11 @@ extension LibrarySession {
             }
             let chronological = Array(later.reversed())
             try checkNoConflict(change.step, later: chronological, cancelled: cancelled)
+            if case .move(let move) = change, let placed, let id = move.albumID {
+                return try revertingMove(
+                    move, of: id, to: base, placed: placed, later: chronological,
+                    step: original, cancels: node, reapplying: reapplying)
+            }
             return RevertStepCommand(
                 change: change, step: original, cancels: node, reapplies: reapplying,
                 position: try rebasedPosition(of: change, from: base, reapplying: reapplying, later: chronological))
@@ -171,7 +224,7 @@ extension LibrarySession {
         let end = try library.count() + 1
         let rebased = min(later.reduce(base) { $1.step.shifted($0) }, end)
         switch change {
-        case .edit: return 0
+        case .edit, .move: return 0
         // Reverting an add (doing a delete again) removes the album where it is now.
         case .add(let add): return reapplying ? rebased : try library.position(of: add.album.id) ?? rebased
         case .delete(let delete):
@@ -180,12 +233,56 @@ extension LibrarySession {
         }
     }
 
+    /// The step that takes a moved album back to where a step found it (`base`, as it was before
+    /// that step, which left it at `placed`), rebased over the later steps: none of them moved it
+    /// or removed it (the conflict check made sure), so it is back between the same neighbours,
+    /// whatever was added or removed around it since.
+    private func revertingMove(
+        _ move: MoveAlbumCommand, of id: UUID, to base: Int, placed: Int, later: [Later],
+        step: Int, cancels: Int, reapplying: Bool
+    ) throws -> RevertStepCommand {
+        guard let current = try library.position(of: id) else {
+            throw LibraryError(.conflict, "“\(move.title ?? "the album")” is no longer in the library")
+        }
+        // `target` is a place among the other albums (the list without this one), `at` this
+        // album's place in the whole list; each later insertion or removal moves one or both.
+        // A later move of this album that was taken back since (the pair cancels out, so it is
+        // no conflict) takes it out and puts it in again: that moves `at` only.
+        var target = base
+        var at = placed
+        var isOut = false
+        for step in later {
+            for effect in step.step.positionEffects {
+                switch effect {
+                case .removed(let place) where place == at && !isOut:
+                    isOut = true
+                case .inserted(let place) where isOut:
+                    isOut = false
+                    at = place
+                case .inserted(let place):
+                    let among = place <= at ? place : place - 1
+                    if among <= target { target += 1 }
+                    if place <= at { at += 1 }
+                case .removed(let place):
+                    let among = place < at ? place : place - 1
+                    if among < target { target -= 1 }
+                    if place < at { at -= 1 }
+                }
+            }
+        }
+        let count = try library.count()
+        return RevertStepCommand(
+            change: .move(move), step: step, cancels: cancels, reapplies: reapplying,
+            position: min(max(target, 1), count), origin: current)
+    }
+
     private static func title(of step: AlbumStep) -> String {
         switch step {
         case .add(let add): add.album.title
         case .delete(let delete): delete.album?.title ?? "album \(delete.position)"
         case .edit(let edit): edit.before?.title ?? "album \(edit.position)"
         case .revert(let revert): title(of: revert.change.step)
+        case .move(let move): move.title ?? "album \(move.to)"
         default: "the library"
         }
     }

@@ -81,8 +81,8 @@ import Testing
                 return
             }
             #expect(record.author == "ada" && ada.history.index == 1)
-            // A move followed by another author's step is not undone on its own.
-            try ada.redo()
+            // An import followed by another author's step is not undone on its own.
+            try ada.importAlbums([Album(title: "Imported", artist: "A")])
             try grace.add(Album(title: "Later", artist: "G"))
             let error = #expect(throws: LibraryError.self) { try ada.undoMine(author: "ada") }
             #expect(error?.code == .conflict && error?.message.contains("only as the last step") == true)
@@ -102,6 +102,7 @@ import Testing
             .delete: [.add, .delete, .editYear, .editTitle, .move],
             .editYear: [.add, .editTitle, .move],
             .editTitle: [.add, .editYear, .move],
+            .move: [.add, .editYear, .editTitle],
         ]
         for (mine, allowed) in commutes {
             for theirs in Change.allCases {
@@ -114,37 +115,132 @@ import Testing
                     case .delete: try ada.delete(.position(1))
                     case .editYear: try ada.edit(.position(1), changes: AlbumChanges(year: 1970))
                     case .editTitle: try ada.edit(.position(1), changes: AlbumChanges(title: "Mine"))
+                    case .move: try ada.move(.position(1), to: 3)
                     default: break
                     }
-                    let same: AlbumReference = mine == .delete ? .position(2) : .position(1)
+                    let same: AlbumReference =
+                        switch mine {
+                        case .delete: .position(2)
+                        case .move: .position(3)
+                        default: .position(1)
+                        }
                     switch theirs {
                     case .add: try grace.add(Album(title: "Theirs", artist: "G"), at: 1)
                     case .delete: try grace.delete(same)
                     case .editYear: try grace.edit(same, changes: AlbumChanges(year: 1980))
                     case .editTitle: try grace.edit(same, changes: AlbumChanges(title: "Theirs"))
-                    case .move: try grace.move(same, to: 3)
+                    case .move: try grace.move(same, to: mine == .move ? 1 : 3)
                     case .importAlbums: try grace.importAlbums([Album(title: "Imported", artist: "G")])
                     case .replace: try grace.replaceAlbums(with: [Album(title: "Only", artist: "G")])
                     }
                     let before = try ada.library.albums()
+                    // The preview (a button's title) says what the call then does, or its refusal.
+                    let preview = try ada.previewMine(author: "ada")
+                    #expect(try ada.library.albums() == before, "a preview changes nothing")
                     do {
-                        try ada.undoMine(author: "ada")
+                        let result = try ada.undoMine(author: "ada")
                         #expect(allowed.contains(theirs), "\(mine) then \(theirs): undone, expected a refusal")
+                        #expect(preview == .change(Self.changeText(of: result)), "\(mine) then \(theirs): \(preview)")
                         let after = try ada.library.albums()
                         switch mine {
                         case .add: #expect(!after.contains { $0.title == "Mine" })
                         case .delete: #expect(after.contains { $0.id == target.id })
                         case .editYear: #expect(after.first { $0.id == target.id }?.year == target.year)
                         case .editTitle: #expect(after.first { $0.id == target.id }?.title == target.title)
+                        case .move:
+                            // Back first, or after the album grace added before it.
+                            #expect(after.firstIndex { $0.id == target.id } == (theirs == .add ? 1 : 0))
                         default: break
                         }
                     } catch let error as LibraryError {
                         #expect(!allowed.contains(theirs), "\(mine) then \(theirs): \(error.message)")
+                        #expect(preview == .refused(error), "\(mine) then \(theirs): \(preview)")
                         #expect(error.code == .conflict && error.message.hasPrefix("grace "), "\(error)")
                         #expect(try ada.library.albums() == before, "\(mine) then \(theirs): changed on a refusal")
                     }
                 }
             }
+        }
+    }
+
+    /// The history text of the change a result undid or did again ("Delete “X”").
+    private static func changeText(of result: LibrarySession.MineResult) -> String {
+        switch result {
+        case .reverted(let command): command.change.text
+        case .undone(let record): record.text
+        }
+    }
+
+    /// A move of mine, undone after others added, deleted and moved albums around it: the album
+    /// goes back between the neighbours it had, and the redo mine takes it where the move had put
+    /// it, rebased the same way; every other album keeps its order.
+    @Test func undoingMyMoveAfterOthersChangedTheOrderPutsTheAlbumBackBetweenItsNeighbours() throws {
+        try withAuthors { ada, grace in
+            for title in ["F", "G", "H"] { try grace.add(Album(title: title, artist: "G")) }
+            let original = try titles(ada)  // eight albums
+            let moved = original[1]
+            try ada.move(.position(2), to: 7)
+            try grace.add(Album(title: "New first", artist: "G"), at: 1)
+            try grace.delete(.position(4))  // original[3] (original[2] is at 3)
+            try grace.move(.position(2), to: 5)  // original[0]
+            let before = try titles(ada).filter { $0 != moved }
+            #expect(try ada.undoMine(author: "ada").text.hasPrefix("Undo Move “\(moved)”"))
+            let undone = try titles(ada)
+            #expect(undone.filter { $0 != moved } == before, "the others keep their order")
+            // Right after what came before it originally (original[0] moved on since: its other
+            // neighbour, original[2], which came after it, follows it again).
+            let index = try #require(undone.firstIndex(of: moved))
+            #expect(undone[index + 1] == original[2], "\(undone)")
+            #expect(try ada.redoMine(author: "ada").text.hasPrefix("Redo Move “\(moved)”"))
+            let redone = try titles(ada)
+            #expect(redone.filter { $0 != moved } == before)
+            let again = try #require(redone.firstIndex(of: moved))
+            // The move had put it between original[6] and original[7], which no one moved since.
+            #expect(redone[again - 1] == original[6] && redone[again + 1] == original[7], "\(redone)")
+            // A shared undo of the redo mine takes it back to where the undo mine had put it.
+            try ada.undo()
+            #expect(try titles(ada) == undone)
+        }
+    }
+
+    /// Another author's move of the same album, taken back by them since, is no conflict: the
+    /// pair cancels out, and the album still goes back between its first neighbours.
+    @Test func aMoveOfMineUndoesAfterAnotherAuthorsMoveOfItTakenBack() throws {
+        try withAuthors { ada, grace in
+            let original = try titles(ada)
+            let hopper = try LibrarySession.open(path: ada.path)
+            defer { hopper.close() }
+            hopper.history.author = "hopper"
+            try ada.move(.position(2), to: 4)
+            try grace.add(Album(title: "New first", artist: "G"), at: 1)
+            try grace.move(.title(original[1]), to: 2)
+            // Not grace's last step: her undo mine is a new step that moves the album back.
+            try hopper.add(Album(title: "Last", artist: "H"))
+            #expect(try grace.undoMine(author: "grace").text.hasPrefix("Undo Move “\(original[1])”"))
+            #expect(try ada.undoMine(author: "ada").text.hasPrefix("Undo Move “\(original[1])”"))
+            #expect(try titles(ada) == ["New first"] + original + ["Last"])
+        }
+    }
+
+    /// Previews follow the history: nothing of the author's, then their change, then the redo
+    /// of their undo mine, each as the call made next does.
+    @Test func aPreviewSaysWhatTheCallWouldDo() throws {
+        try withAuthors { ada, grace in
+            #expect(
+                try ada.previewMine(author: "ada")
+                    == .refused(LibraryError(.nothingToUndo, "ada has no change to undo")))
+            let deleted = try ada.delete(.position(2)).command
+            #expect(try ada.previewMine(author: "ada") == .change(deleted.text))
+            try grace.add(Album(title: "Blue Train", artist: "John Coltrane"), at: 1)
+            #expect(try ada.previewMine(author: "ada") == .change(deleted.text))
+            #expect(try grace.previewMine(author: "grace") == .change("Add “Blue Train”"))
+            try ada.undoMine(author: "ada")
+            #expect(try ada.previewMine(author: "ada", reapplying: true) == .change(deleted.text))
+            guard case .refused(let error) = try ada.previewMine(author: "ada") else {
+                Issue.record("ada's only change is undone: nothing left to undo")
+                return
+            }
+            #expect(error.code == .nothingToUndo)
         }
     }
 }

@@ -41,7 +41,8 @@ public enum AlbumsApp: Sendable {
     ///
     /// - Parameters:
     ///   - arguments: The process arguments, the program name first.
-    ///   - environment: The process environment (`ALBUMS_DB`, `XDG_DATA_HOME`, `HOME`, `COLUMNS`).
+    ///   - environment: The process environment (`ALBUMS_DB`, `ALBUMS_AUTHOR`, `ALBUMS_UNDO`,
+    ///     `XDG_DATA_HOME`, `HOME`, `COLUMNS`).
     ///   - console: Where to write and read.
     /// - Returns: The exit status: 0 on success, 1 when the command failed, 2 for a usage error,
     ///   3 (``reportLostExitCode``) when a change was saved but its report could not be written.
@@ -100,8 +101,11 @@ public enum AlbumsApp: Sendable {
             return (failureExitCode, false)
         }
         let author: String
+        let undoScope: LibraryWindow.UndoScope
         do {
             author = try AuthorName.resolve(explicit: request.options.author, environment: environment)
+            // Checked by every command, as ALBUMS_AUTHOR is: a mistyped setting never goes unnoticed.
+            undoScope = try LibraryWindow.UndoScope.named(environment["ALBUMS_UNDO"])
         } catch {
             console.writeErrorLine(error.description)
             return (UsageError.exitCode, false)
@@ -145,7 +149,8 @@ public enum AlbumsApp: Sendable {
             if interactive {
                 return (
                     try TerminalApp.run(
-                        session: session, currentAlbumID: state.currentAlbumID, notice: lostLogNotice),
+                        session: session, currentAlbumID: state.currentAlbumID, notice: lostLogNotice,
+                        undoScope: undoScope),
                     false
                 )
             }
@@ -177,7 +182,7 @@ public enum AlbumsApp: Sendable {
     public static func environment() -> [String: String] {
         var found: [String: String] = [:]
         for name in [
-            "ALBUMS_DB", "ALBUMS_AUTHOR", "USER", "LOGNAME", "XDG_DATA_HOME", "HOME", "COLUMNS",
+            "ALBUMS_DB", "ALBUMS_AUTHOR", "ALBUMS_UNDO", "USER", "LOGNAME", "XDG_DATA_HOME", "HOME", "COLUMNS",
             TestCommitGate.variable,
         ] {
             if let value = getenv(name) { found[name] = String(cString: value) }

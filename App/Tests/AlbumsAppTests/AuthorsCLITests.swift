@@ -64,6 +64,13 @@ import Testing
         environment.environment["ALBUMS_AUTHOR"] = "  "
         let run = try await environment("add", "-t", "X", "-a", "Y")
         #expect(run.status == 2 && run.error.contains("ALBUMS_AUTHOR needs a name"), "\(run)")
+        // The terminal UI's undo scope: `mine` or `all`, nothing else.
+        var scope = cli
+        scope.environment["ALBUMS_UNDO"] = "yours"
+        let refused = try await scope.run(["--db", cli.database])
+        #expect(
+            refused.status == 2 && refused.error.contains("ALBUMS_UNDO must be “mine” or “all”, not “yours”"),
+            "\(refused)")
         #expect(try await cli("--json", "history").output == before)
     }
 }

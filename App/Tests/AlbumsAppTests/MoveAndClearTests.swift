@@ -74,7 +74,8 @@ import Testing
         var state = BrowserState(albums: Album.defaults(), currentIndex: 0, toolbar: toolbar)
         state.help = LibraryWindow.helpEntries
         let lines = BrowserScreen.plainText(BrowserScreen.render(state, width: 60, height: 20))
-        #expect(lines.contains { $0.hasPrefix("   m ") && $0.hasSuffix("move it to a position you type") })
+        #expect(lines.contains { $0.hasPrefix("   < > m ") && $0.hasSuffix("or (m) to a position") })
+        #expect(lines.contains { $0.hasPrefix("   o ") && $0.hasSuffix("only your own changes, or everyone's") })
         // Every entry whole (the screen cuts lines at the width, so a cut one would lose its end).
         for entry in LibraryWindow.helpEntries {
             #expect(lines.contains { $0.hasSuffix(entry.action) }, "\(entry.keys)")

@@ -169,4 +169,46 @@ extension TerminalUITests {
         try await tmux.waitForScreen("the redo") { $0.contains("Redid your Delete “Best of Bowie” (step 1)") }
         #expect(!(try await grace("list").output.contains("Best of Bowie")))
     }
+
+    /// `o` switches u and r to the user's own changes: the toolbar then names the change "undo
+    /// mine" would take back (not the shared history's last step, another author's), and u
+    /// undoes exactly that one.
+    @Test func oSwitchesUndoToYourOwnChangesAndTheToolbarNamesThem() async throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("library.sqlite").path
+        var grace = AlbumsProcess(database: database)
+        grace.environment["ALBUMS_AUTHOR"] = "grace"
+        let tmux = TmuxSession()
+        try await tmux.start(database: database, arguments: ["--author", "ada"])
+        defer { tmux.kill() }
+        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
+
+        try await tmux.send("d")
+        try await tmux.waitForScreen("the delete") { $0.contains("Deleted “Best of Bowie”") }
+        #expect(try await grace("add", "-t", "Blue Train", "-a", "John Coltrane", "--at", "1").status == 0)
+        // Everyone's: the toolbar follows the shared history's last step, grace's add.
+        try await tmux.waitForScreen("grace's add on the toolbar") { $0.contains("[u] Undo Add “Blue Train”") }
+
+        try await tmux.send("o")
+        try await tmux.waitForScreen("ada's own delete on the toolbar") {
+            $0.contains("[u] Undo your Delete “Best of Bowie”") && $0.contains("only your own changes")
+        }
+        try await tmux.send("u")
+        try await tmux.waitForScreen("the undo of ada's delete") {
+            $0.contains("Undid your Delete “Best of Bowie” (step 1)")
+                && $0.contains("[r] Redo your Delete “Best of Bowie”")
+                && $0.contains("[u] Undo yours")
+        }
+        let list = try await grace("list").output
+        #expect(list.hasPrefix("  1  Blue Train") && list.contains("  2  Best of Bowie"), "\(list)")
+
+        // Back to everyone's: u takes back the last step, ada's undo mine.
+        try await tmux.send("o")
+        try await tmux.waitForScreen("the shared toolbar") {
+            $0.contains("[u] Undo Undo Delete “Best of Bowie” (step 1)") && $0.contains("whoever made it")
+        }
+        try await tmux.send("q")
+        #expect(try await tmux.waitUntilExit() == "0")
+    }
 }

@@ -70,7 +70,14 @@ extension LibraryModel {
             let original: Change
             let originalStep: Int
             var base = 0
+            // A moved album's place is among the other albums: `base` counts them only.
+            var moved: UUID?
             switch (step.change, reapplying) {
+            case (.revert(let revertedStep, _, .move(let album), false), true):
+                original = .move(album)
+                originalStep = revertedStep
+                base = step.before.firstIndex { $0.id == album.id }! + 1
+                moved = album.id
             case (.revert(let revertedStep, _, let change, false), true):
                 original = change
                 originalStep = revertedStep
@@ -87,6 +94,11 @@ extension LibraryModel {
             case (.edit, false):
                 original = step.change
                 originalStep = node
+            case (.move(let album), false):
+                original = step.change
+                originalStep = node
+                base = step.before.firstIndex { $0.id == album.id }! + 1
+                moved = album.id
             case (_, false):
                 return .failure(
                     Refusal(
@@ -101,7 +113,16 @@ extension LibraryModel {
                 return .failure(refusal)
             }
             let text = "\(reapplying ? "Redo" : "Undo") \(steps[originalStep]!.text) (step \(originalStep))"
-            let position = chronological.reduce(base) { shifted($0, through: steps[$1]!) }
+            let position = chronological.reduce(base) { position, node in
+                guard let moved else { return shifted(position, through: steps[node]!) }
+                // Rebased in the lists without the moved album (no later step that stands moved it;
+                // one cancelled since moved it and no other album).
+                var step = steps[node]!
+                if case .move(let album) = step.change, album.id == moved { return position }
+                step.before.removeAll { $0.id == moved }
+                step.after.removeAll { $0.id == moved }
+                return shifted(position, through: step)
+            }
             let change = Change.revert(step: originalStep, cancels: node, original: original, reapplies: reapplying)
             record(text, change) { albums in
                 Self.run(original, reverting: !reapplying, position: position, on: &albums)
@@ -195,6 +216,11 @@ extension LibraryModel {
             } else {
                 albums[offset] = fields.applied(to: albums[offset])
             }
+        case .move(let album):
+            // Either way, the album goes to `position` among the others.
+            guard let offset = albums.firstIndex(where: { $0.id == album.id }) else { return }
+            let current = albums.remove(at: offset)
+            albums.insert(current, at: min(position, albums.count + 1) - 1)
         default: break
         }
     }

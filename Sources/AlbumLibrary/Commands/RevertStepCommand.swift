@@ -5,21 +5,24 @@ import Foundation
 ///
 /// Made by ``LibrarySession/undoMine(author:)`` and ``LibrarySession/redoMine(author:)``, only
 /// after they checked, inside the write transaction, that no later step touched what this one
-/// touches. It finds its album by id, and a position it needs (where a deleted album goes back)
-/// was rebased over the later steps when it was made.
+/// touches. It finds its album by id, and a position it needs (where a deleted album goes back,
+/// where a moved one returns) was rebased over the later steps when it was made.
 public struct RevertStepCommand: Codable, Sendable, Hashable {
-    /// The change reverted: an add, a delete or an edit (the kinds whose inverse can be applied
-    /// wherever other changes have moved the album).
+    /// The change reverted: an add, a delete, an edit or a move (the kinds whose inverse can be
+    /// applied wherever other changes have moved the album).
     public enum Change: Codable, Sendable, Hashable {
         case add(AddAlbumCommand)
         case delete(DeleteAlbumCommand)
         case edit(EditAlbumCommand)
+        /// A move of an album recorded with its id (``MoveAlbumCommand/albumID``).
+        case move(MoveAlbumCommand)
 
         var step: AlbumStep {
             switch self {
             case .add(let add): .add(add)
             case .delete(let delete): .delete(delete)
             case .edit(let edit): .edit(edit)
+            case .move(let move): .move(move)
             }
         }
 
@@ -29,6 +32,7 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
             case .add(let add): add.text
             case .delete(let delete): delete.text
             case .edit(let edit): edit.text
+            case .move(let move): move.text
             }
         }
     }
@@ -37,7 +41,6 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
     enum Effect: Hashable {
         case inserted(at: Int)
         case removed(at: Int)
-        case none
     }
 
     /// The change this step reverts (or, with ``reapplies``, does again).
@@ -49,33 +52,33 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
     public var cancels: Int
     /// `false`: the change is undone (undo mine); `true`: it is done again (redo mine).
     public var reapplies: Bool
-    /// Where the album goes in, or where it was when it went out, when this step runs.
+    /// Where the album goes in, or where it was when it went out, when this step runs; for a
+    /// move, where the album goes.
     public var position: Int
+    /// For a move only: where the album was when this step ran (its undo puts it back there).
+    public var origin: Int?
 
     /// Creates the command; ``LibrarySession/undoMine(author:)`` makes it after its checks.
-    public init(change: Change, step: Int, cancels: Int, reapplies: Bool, position: Int) {
+    public init(change: Change, step: Int, cancels: Int, reapplies: Bool, position: Int, origin: Int? = nil) {
         self.change = change
         self.step = step
         self.cancels = cancels
         self.reapplies = reapplies
         self.position = position
+        self.origin = origin
     }
 
     /// "Undo Delete “X” (step 12)", "Redo Delete “X” (step 12)".
     public var text: String { "\(reapplies ? "Redo" : "Undo") \(change.text) (step \(step))" }
 
-    /// Whether this step's redo inserts the album (rather than removing it or editing it).
-    private var redoInserts: Bool? {
+    /// How this step's redo moves positions, in order.
+    var effects: [Effect] {
         switch change {
-        case .add: reapplies
-        case .delete: !reapplies
-        case .edit: nil
+        case .add: [reapplies ? .inserted(at: position) : .removed(at: position)]
+        case .delete: [reapplies ? .removed(at: position) : .inserted(at: position)]
+        case .edit: []
+        case .move: [.removed(at: origin ?? position), .inserted(at: position)]
         }
-    }
-
-    var effect: Effect {
-        guard let inserts = redoInserts else { return .none }
-        return inserts ? .inserted(at: position) : .removed(at: position)
     }
 
     /// Reverts the change (or, with ``reapplies``, does it again).
@@ -107,6 +110,12 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
             } else {
                 try library.removeAlbum(withID: album.id, for: operation)
             }
+        case .move(let move):
+            // The redo direction takes the album to `position`, the undo back to `origin`.
+            guard let id = move.albumID, let at = try library.position(of: id) else {
+                throw LibraryError(.storage, "cannot \(operation): the album is no longer in the library")
+            }
+            try library.moveAlbum(from: at, to: reverting != reapplies ? position : origin ?? at)
         case .edit(let edit):
             guard let before = edit.before, let current = try library.album(withID: before.id) else {
                 throw LibraryError(.storage, "cannot \(operation): the album is no longer in the library")

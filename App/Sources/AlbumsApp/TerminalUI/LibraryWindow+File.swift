@@ -67,7 +67,8 @@ extension LibraryWindow {
                     + "stopped without writing to it")
         }
         let shown = (steps: shownHistory.steps, done: shownHistory.done, albums: state.albumCount)
-        let window = try LibraryWindow(session: try reopenedSession(), currentAlbumID: state.currentAlbum?.id)
+        let window = try LibraryWindow(
+            session: try reopenedSession(), currentAlbumID: state.currentAlbum?.id, undoScope: undoScope)
         window.width = width
         window.state.form = state.form
         window.state.search = state.search

@@ -58,14 +58,21 @@ final class LibraryWindow {
     /// Set when the library file is no longer the one the window shows (another program replaced,
     /// overwrote or removed it): the loop then reopens it or stops (``reopenedWindow(after:)``).
     var fileChange: FileChange?
+    /// Whose changes `u` and `r` take back (``UndoScope``).
+    var undoScope: UndoScope
+    /// What "undo mine" and "redo mine" would do, as of a history revision: the toolbar's titles
+    /// in the ``UndoScope/mine`` scope (a scan of the later steps, so not redone on every draw).
+    var minePreviews: (revision: Int, undo: LibrarySession.MinePreview?, redo: LibrarySession.MinePreview?)?
 
     /// Creates the window.
     ///
     /// - Parameters:
     ///   - session: The open library.
     ///   - currentAlbumID: The album to show first (restored at launch); the first one when `nil`.
-    init(session: LibrarySession, currentAlbumID: UUID?) throws {
+    ///   - undoScope: Whose changes `u` and `r` take back at first.
+    init(session: LibrarySession, currentAlbumID: UUID?, undoScope: UndoScope = .everyone) throws {
         self.session = session
+        self.undoScope = undoScope
         deleteButton.setTarget(self, action: LibraryWindow.deleteCurrent)
         addButton.setTarget(self, action: LibraryWindow.openAddForm)
         quitButton.setTarget(self, action: LibraryWindow.quit)
@@ -121,8 +128,11 @@ final class LibraryWindow {
         case .character("m"), .character("M"): openMovePrompt()
         case .character("H"): openHistory()
         case .character("?"): state.help = Self.helpEntries
+        case .character("u") where undoScope == .mine: undoMine(redoing: false)
+        case .character("r") where undoScope == .mine: undoMine(redoing: true)
         case .character("u"): pressHistoryButton(undoButton, unavailable: "Nothing to undo")
         case .character("r"): pressHistoryButton(redoButton, unavailable: "Nothing to redo")
+        case .character("o"), .character("O"): switchUndoScope()
         case .character("U"): undoMine(redoing: false)
         case .character("R"): undoMine(redoing: true)
         case .character("d"), .character("D"): press(deleteButton, unavailable: "No album to delete")
@@ -335,10 +345,11 @@ final class LibraryWindow {
         }
     }
 
-    private func refreshToolbar() {
+    func refreshToolbar() {
         state.toolbar = toolbarControls.map {
             BrowserState.ToolbarItem(key: $0.key, title: $0.control.title, isEnabled: $0.control.isEnabled)
         }
+        if undoScope == .mine { state.toolbar.replaceSubrange(0..<2, with: mineToolbarItems()) }
     }
 
     private func rememberCurrent() {

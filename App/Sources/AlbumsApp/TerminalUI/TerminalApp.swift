@@ -11,15 +11,19 @@ enum TerminalApp {
     ///   - session: The open library.
     ///   - currentAlbumID: The album to show first.
     ///   - notice: A line for the status line at start (lost log commits), if any.
+    ///   - undoScope: Whose changes `u` and `r` take back at first.
     /// - Returns: 0 after Quit, 128 + the signal number after SIGINT, SIGTERM or SIGHUP.
     /// - Throws: ``TerminalError`` when the terminal cannot be started, or a library error on
     ///   the first load, or when the library file is removed or replaced by one that cannot be
     ///   opened (after the terminal is restored).
-    static func run(session: LibrarySession, currentAlbumID: UUID?, notice: String? = nil) throws -> Int32 {
+    static func run(
+        session: LibrarySession, currentAlbumID: UUID?, notice: String? = nil,
+        undoScope: LibraryWindow.UndoScope = .everyone
+    ) throws -> Int32 {
         let terminal = CursesTerminal()
         try terminal.start()
         defer { terminal.stop() }
-        var window = try LibraryWindow(session: session, currentAlbumID: currentAlbumID)
+        var window = try LibraryWindow(session: session, currentAlbumID: currentAlbumID, undoScope: undoScope)
         if let notice { window.state.status = notice }
         var drawnSize = (width: -1, height: -1)
         while window.isRunning {
