@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "CommandStore", targets: ["CommandStore"]),
         .library(name: "AlbumLibrary", targets: ["AlbumLibrary"]),
         .library(name: "LaunchKitServiceLifecycle", targets: ["LaunchKitServiceLifecycle"]),
+        .library(name: "PostgreSQLDatabase", targets: ["PostgreSQLDatabase"]),
         // For the app's package (App/) only: underscored, not API, no stability promised. The lock
         // the whole repository uses (ARCHITECTURE.md, "Locks"), and the tests' helpers.
         .library(name: "_Locking", targets: ["Locking"]),
@@ -32,7 +33,12 @@ let package = Package(
         .trait(
             name: "ServiceLifecycleIntegration",
             description: "Builds LaunchKitServiceLifecycle on swift-service-lifecycle and swift-log."
-        )
+        ),
+        // Opt-in too: without it nothing needs libpq's headers (Debian's libpq-dev).
+        .trait(
+            name: "PostgreSQL",
+            description: "Builds PostgreSQLDatabase on libpq, the PostgreSQL client library."
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.11.0"),
@@ -67,6 +73,16 @@ let package = Package(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite3"])]
+        ),
+        // The thin PostgreSQL layer on libpq: connections, bound parameters, transactions that
+        // retry serialization failures, LISTEN/NOTIFY. Empty unless the PostgreSQL trait is on.
+        .target(
+            name: "PostgreSQLDatabase",
+            dependencies: [.target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"]))]),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"]), .brew(["libpq"])]
         ),
         // Fuzzing (Scripts/fuzz.sh builds these with -sanitize=fuzzer -D FUZZING; plain builds replay inputs).
         .target(name: "FuzzSupport", path: "Sources/fuzz-support"),
@@ -118,6 +134,8 @@ let package = Package(
         .testTarget(
             name: "AlbumLibraryTests",
             dependencies: ["AlbumLibrary", "SQLiteDatabase", "CommandStore", "CommandKit", "TestSupport"]),
+        // Against a real server (Scripts/postgres.sh starts one; COMMANDKIT_POSTGRES_URL names it).
+        .testTarget(name: "PostgreSQLDatabaseTests", dependencies: ["PostgreSQLDatabase", "TestSupport"]),
         // The code the DocC articles show that is test code (Testing Code That Uses CommandKit).
         .testTarget(name: "DocumentationExamplesTests", dependencies: ["CommandKit"]),
     ],

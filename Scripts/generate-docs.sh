@@ -13,12 +13,12 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 Scripts/offline-mirrors.sh
 
-modules=(CommandKit LaunchKit LaunchKitServiceLifecycle SQLiteDatabase CommandStore AlbumLibrary)
+modules=(CommandKit LaunchKit LaunchKitServiceLifecycle SQLiteDatabase CommandStore AlbumLibrary PostgreSQLDatabase)
 [ "$#" -gt 0 ] && modules=("$@")
 out=.build-docs
 
 # Libraries, executables and Snippets/, with warnings as errors; the trait as in Scripts/test.sh.
-traits=(--traits ServiceLifecycleIntegration)
+traits=(--traits ServiceLifecycleIntegration,PostgreSQL)
 swift build -Xswiftc -warnings-as-errors "${traits[@]}"
 modules_dir="$(swift build --show-bin-path -Xswiftc -warnings-as-errors "${traits[@]}")/Modules"
 triple="$(swiftc -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -n 1)"
@@ -36,7 +36,7 @@ for module in "${modules[@]}"; do
     graphs="$out/symbol-graphs/$module"
     rm -rf "$graphs" && mkdir -p "$graphs"
     swift-symbolgraph-extract -module-name "$module" -target "$triple" ${sdk[@]+"${sdk[@]}"} \
-        -I "$modules_dir" -I Sources/CSQLite -I Sources/CExtendedAttributes \
+        -I "$modules_dir" -I Sources/CSQLite -I Sources/CExtendedAttributes -I Sources/CLibPQ $(pkg-config --cflags-only-I libpq) \
         -minimum-access-level public -emit-extension-block-symbols -output-dir "$graphs"
 
     "$out/check-docs" "$module" "$catalog" "$graphs"

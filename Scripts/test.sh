@@ -7,8 +7,18 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 Scripts/offline-mirrors.sh
 Scripts/check-dependencies.sh
 
-# The libraries, with the opt-in trait so LaunchKitServiceLifecycle is built and tested too.
-traits=(--traits ServiceLifecycleIntegration)
+# The libraries, with the opt-in traits so LaunchKitServiceLifecycle and PostgreSQLDatabase are
+# built and tested too: the latter against a private server (Scripts/postgres.sh), stopped at exit.
+traits=(--traits ServiceLifecycleIntegration,PostgreSQL)
+if [ -z "${COMMANDKIT_POSTGRES_URL:-}" ]; then
+    if ls -d /usr/lib/postgresql/*/bin >/dev/null 2>&1; then
+        COMMANDKIT_POSTGRES_URL="$(Scripts/postgres.sh start)"
+        export COMMANDKIT_POSTGRES_URL
+        trap 'Scripts/postgres.sh stop' EXIT
+    else
+        echo "test: no PostgreSQL server installed: PostgreSQLDatabaseTests are skipped (CI fails them)" >&2
+    fi
+fi
 swift build --build-tests -Xswiftc -warnings-as-errors "${traits[@]}" "$@"
 swift test --skip-build --parallel "${traits[@]}" "$@"
 

@@ -1,0 +1,206 @@
+#if PostgreSQL
+import CLibPQ
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One connection to a PostgreSQL server, through libpq (the reference client).
+///
+/// The connection string follows libpq's rules, so everything libpq reads works: a URL
+/// (`postgresql://ada@db.example:5432/albums?sslmode=require`) or `key=value` pairs, the `PG…`
+/// environment variables (`PGPASSWORD`, `PGHOST`, …), `~/.pgpass` and service files. A password
+/// never appears in an error or in ``displayName``.
+///
+/// Every value travels as a bound parameter (`$1`, `$2`, …), never inside the SQL text:
+///
+/// ```swift
+/// let connection = try PostgreSQLConnection(connectingTo: "postgresql://ada@localhost/albums")
+/// try connection.execute("INSERT INTO album (id, title) VALUES ($1, $2)", [UUID(), "Blue Train"])
+/// let rows = try connection.query("SELECT title FROM album WHERE year < $1", [1970])
+/// ```
+///
+/// A lost connection (a server restart, `pg_terminate_backend`) fails the statement that was
+/// running with ``PostgreSQLError/Code/connectionLost``; the next call connects again.
+///
+/// A connection belongs to one isolation domain at a time, like a SQLite `Database`.
+public final class PostgreSQLConnection {
+    /// libpq's connection (`PGconn *`).
+    let handle: OpaquePointer
+    /// The server and database, without a password: "ada@localhost:5432/albums".
+    public let displayName: String
+
+    /// Connects to the server `connectionString` names.
+    ///
+    /// - Parameter connectionString: A libpq connection string: a `postgresql://` URL or
+    ///   `key=value` pairs.
+    /// - Throws: ``PostgreSQLError/Code/connectionRefused`` when the string is malformed, the
+    ///   server cannot be reached, refuses the login, or has no such database.
+    public init(connectingTo connectionString: String) throws(PostgreSQLError) {
+        guard !connectionString.utf8.contains(0) else {
+            throw PostgreSQLError(.connectionRefused, "the connection string holds a NUL character")
+        }
+        let parsed = try Self.options(of: connectionString)
+        displayName = Self.displayName(of: parsed)
+        guard let handle = PQconnectdb(connectionString) else {
+            throw PostgreSQLError(.connectionRefused, "cannot connect to \(displayName): out of memory")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            var message = Self.lastError(of: handle)
+            // libpq names hosts and users, never the password; removed anyway if it ever did.
+            if let password = parsed["password"], !password.isEmpty {
+                message = message.replacingOccurrences(of: password, with: "…")
+            }
+            PQfinish(handle)
+            throw PostgreSQLError(.connectionRefused, "cannot connect to \(displayName): \(message)")
+        }
+        self.handle = handle
+    }
+
+    deinit {
+        PQfinish(handle)
+    }
+
+    /// The server process serving this connection (`pg_backend_pid()`), 0 while disconnected.
+    public var serverProcessID: Int32 { PQbackendPID(handle) }
+
+    /// Runs a statement that returns no rows, with `parameters` bound to `$1`, `$2`, ….
+    ///
+    /// - Parameters:
+    ///   - sql: One SQL statement.
+    ///   - parameters: The values of `$1`, `$2`, …; `nil` binds `NULL`.
+    /// - Returns: The number of rows the statement changed (0 for a statement that changes none).
+    /// - Throws: A ``PostgreSQLError``.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [(any PostgreSQLValue)?] = []) throws(PostgreSQLError) -> Int {
+        let result = try run(sql, parameters)
+        defer { PQclear(result) }
+        return Int(String(cString: PQcmdTuples(result))) ?? 0
+    }
+
+    /// Runs a query, with `parameters` bound to `$1`, `$2`, …, and returns its rows.
+    ///
+    /// - Parameters:
+    ///   - sql: One SQL query.
+    ///   - parameters: The values of `$1`, `$2`, …; `nil` binds `NULL`.
+    /// - Returns: Every row, each column as text (`nil` for `NULL`).
+    /// - Throws: A ``PostgreSQLError``.
+    public func query(
+        _ sql: String, _ parameters: [(any PostgreSQLValue)?] = []
+    ) throws(PostgreSQLError) -> [PostgreSQLRow] {
+        let result = try run(sql, parameters)
+        defer { PQclear(result) }
+        let rows = PQntuples(result)
+        let columns = PQnfields(result)
+        return (0..<rows).map { row in
+            PostgreSQLRow(
+                columns: (0..<columns).map { column in
+                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                })
+        }
+    }
+
+    /// Sends one statement and returns its successful result (the caller clears it).
+    private func run(_ sql: String, _ parameters: [(any PostgreSQLValue)?]) throws(PostgreSQLError) -> OpaquePointer {
+        try reconnectIfLost()
+        let texts = parameters.map { $0?.postgreSQLText }
+        if let index = texts.firstIndex(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgreSQLError(
+                .invalidValue, "parameter $\(index + 1) holds a NUL character, which PostgreSQL text cannot")
+        }
+        let copies = texts.map { $0.map { strdup($0) } ?? nil }
+        defer { copies.forEach { free($0) } }
+        let values = copies.map { UnsafePointer($0) }
+        let result: OpaquePointer? = values.withUnsafeBufferPointer { buffer in
+            PQexecParams(handle, sql, Int32(values.count), nil, buffer.baseAddress, nil, nil, 0)
+        }
+        guard let result else {
+            throw lostOrFailed(nil)
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
+            return result
+        default:
+            let error = lostOrFailed(result)
+            PQclear(result)
+            throw error
+        }
+    }
+
+    /// Connects again after the connection broke; a no-op on a healthy one.
+    func reconnectIfLost() throws(PostgreSQLError) {
+        guard PQstatus(handle) != CONNECTION_OK else { return }
+        PQreset(handle)
+        guard PQstatus(handle) == CONNECTION_OK else {
+            throw PostgreSQLError(
+                .connectionLost,
+                "lost the connection to \(displayName) and cannot connect again: \(Self.lastError(of: handle))")
+        }
+    }
+
+    /// The error a failed result (or a missing one) stands for.
+    private func lostOrFailed(_ result: OpaquePointer?) -> PostgreSQLError {
+        if PQstatus(handle) != CONNECTION_OK {
+            return PostgreSQLError(
+                .connectionLost, "lost the connection to \(displayName): \(Self.lastError(of: handle))")
+        }
+        guard let result else { return PostgreSQLError(.server, Self.lastError(of: handle)) }
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+        let message = primary ?? String(cString: PQresultErrorMessage(result))
+        let code: PostgreSQLError.Code =
+            switch state {
+            case "40001", "40P01": .serializationFailure
+            // admin_shutdown, crash_shutdown, cannot_connect_now: the server is going away.
+            case "57P01", "57P02", "57P03": .connectionLost
+            default: .server
+            }
+        return PostgreSQLError(code, message, sqlState: state)
+    }
+
+    static func lastError(of handle: OpaquePointer) -> String {
+        let message = PQerrorMessage(handle).map { String(cString: $0) } ?? ""
+        let line = message.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return line.isEmpty ? "no reason given" : line
+    }
+
+    /// The options a connection string sets, read as libpq reads them.
+    ///
+    /// - Throws: ``PostgreSQLError/Code/connectionRefused`` for a malformed string, with libpq's
+    ///   reason less the parts it quotes (which may hold the password).
+    static func options(of connectionString: String) throws(PostgreSQLError) -> [String: String] {
+        var problem: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(connectionString, &problem) else {
+            let reason = problem.map { String(cString: $0) } ?? "not a connection string"
+            if let problem { PQfreemem(problem) }
+            let unquoted = reason.split(separator: "\"", omittingEmptySubsequences: false).enumerated()
+                .filter { $0.offset % 2 == 0 }.map(\.element).joined(separator: "…")
+            let line = unquoted.split(whereSeparator: \.isNewline).first.map(String.init) ?? unquoted
+            throw PostgreSQLError(.connectionRefused, "malformed connection string: \(line)")
+        }
+        defer { PQconninfoFree(options) }
+        var values: [String: String] = [:]
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { values[String(cString: keyword)] = String(cString: value) }
+            option += 1
+        }
+        return values
+    }
+
+    /// "user@host:port/database", without the password.
+    static func displayName(of options: [String: String]) -> String {
+        let user = options["user"].map { "\($0)@" } ?? ""
+        let host = options["host"] ?? options["hostaddr"] ?? "localhost"
+        let port = options["port"].map { ":\($0)" } ?? ""
+        let database = options["dbname"].map { "/\($0)" } ?? ""
+        return user + host + port + database
+    }
+}
+
+@available(*, unavailable, message: "A PostgreSQL connection belongs to one isolation domain at a time.")
+extension PostgreSQLConnection: Sendable {}
+#endif
