@@ -8,8 +8,9 @@ import Foundation
 /// Everything is decided inside the write transaction, from what is committed then: which step is
 /// the author's latest, whether a later step overlaps it (``AlbumFootprint``), and where a
 /// deleted album goes back (its position rebased over the later steps). A step the author already
-/// undid this way is skipped, so pressing "undo mine" again goes further back; "redo mine" does
-/// the author's latest such undo again.
+/// undid this way is skipped, so pressing "undo mine" again goes further back; "redo mine" redoes
+/// the next step to redo when it is the author's (what a plain "undo mine" of their last step
+/// left there), and otherwise does the author's latest "undo mine" again.
 extension LibrarySession {
     /// What an undo or redo of one's own step did.
     public enum MineResult: Sendable, Hashable {
@@ -17,12 +18,14 @@ extension LibrarySession {
         case reverted(RevertStepCommand)
         /// The author's change was the last step: it was undone as ``undo(count:expecting:)`` does.
         case undone(HistoryRecord)
+        /// The next step to redo was the author's: it was redone as ``redo(count:expecting:)`` does.
+        case redone(HistoryRecord)
 
         /// The history text of what was undone or done again.
         public var text: String {
             switch self {
             case .reverted(let command): command.text
-            case .undone(let record): record.text
+            case .undone(let record), .redone(let record): record.text
             }
         }
     }
@@ -40,8 +43,9 @@ extension LibrarySession {
         try mine(author: author, reapplying: false)
     }
 
-    /// Does `author`'s latest "undo mine" again (the change it undid comes back), under the same
-    /// rule: refused when a later change touched the same album parts.
+    /// Redoes `author`'s undone change: the next step to redo when it is theirs (as
+    /// ``redo(count:expecting:)`` would), else their latest "undo mine" again (the change it undid
+    /// comes back), under the same rule: refused when a later change touched the same album parts.
     ///
     /// - Parameter author: The author.
     /// - Returns: What was done.
@@ -77,6 +81,10 @@ extension LibrarySession {
         var preview: MinePreview?
         // One snapshot for the whole scan: each read inside is a savepoint of this transaction.
         try database.inTransaction(.deferred) {
+            if reapplying, let next = try nextRedoRecord(), next.author == author {
+                preview = .change(next.text)
+                return .commit
+            }
             do {
                 preview = .change(try revertCommand(author: author, reapplying: reapplying).change.text)
             } catch let plain as UndoPlainly {
@@ -97,6 +105,18 @@ extension LibrarySession {
     }
 
     private func mine(author: String, reapplying: Bool, attempt: Int = 1) throws -> MineResult {
+        if reapplying, let next = try nextRedoRecord(), next.author == author {
+            // Redone in a transaction of its own, expecting the step read here; decided again
+            // when another process committed in between.
+            do {
+                guard let record = try redo(count: 1, expecting: next.id).first else {
+                    throw LibraryError(.nothingToRedo, "\(author) has no undone change to redo")
+                }
+                return .redone(record)
+            } catch let error as LibraryError where error.code == .historyChanged && attempt < Self.attempts {
+                return try mine(author: author, reapplying: reapplying, attempt: attempt + 1)
+            }
+        }
         do {
             return .reverted(try push { try revertCommand(author: author, reapplying: reapplying) })
         } catch let plain as UndoPlainly {
@@ -110,6 +130,16 @@ extension LibrarySession {
             } catch let error as LibraryError where error.code == .historyChanged && attempt < Self.attempts {
                 return try mine(author: author, reapplying: reapplying, attempt: attempt + 1)
             }
+        }
+    }
+
+    /// The record of the step a redo would redo now, or `nil` when there is none.
+    private func nextRedoRecord() throws -> HistoryRecord? {
+        let index = try history.committedIndex()
+        do {
+            return try history.record(at: index)
+        } catch let error as StoreError where error.code == .historyChanged {
+            return nil  // nothing after the current step
         }
     }
 

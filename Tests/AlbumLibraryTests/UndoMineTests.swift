@@ -167,7 +167,7 @@ import Testing
     private static func changeText(of result: LibrarySession.MineResult) -> String {
         switch result {
         case .reverted(let command): command.change.text
-        case .undone(let record): record.text
+        case .undone(let record), .redone(let record): record.text
         }
     }
 
@@ -219,6 +219,30 @@ import Testing
             #expect(try grace.undoMine(author: "grace").text.hasPrefix("Undo Move “\(original[1])”"))
             #expect(try ada.undoMine(author: "ada").text.hasPrefix("Undo Move “\(original[1])”"))
             #expect(try titles(ada) == ["New first"] + original + ["Last"])
+        }
+    }
+
+    /// "Undo mine" of the author's last step is a plain undo; "redo mine" then redoes it plainly,
+    /// as long as it is the next step to redo (another author's push parks it on a branch).
+    @Test func redoMineRedoesMyPlainlyUndoneLastStep() throws {
+        try withAuthors { ada, grace in
+            let added = try ada.add(Album(title: "Mine", artist: "A"))
+            guard case .undone = try ada.undoMine(author: "ada") else {
+                Issue.record("ada's last step: a plain undo")
+                return
+            }
+            #expect(try ada.previewMine(author: "ada", reapplying: true) == .change(added.text))
+            // Not grace's to redo: hers is no undone change.
+            #expect(throws: LibraryError.self) { try grace.redoMine(author: "grace") }
+            guard case .redone(let record) = try ada.redoMine(author: "ada") else {
+                Issue.record("the next step to redo is ada's: a plain redo")
+                return
+            }
+            #expect(try record.text == added.text && titles(ada).last == "Mine")
+            try ada.undoMine(author: "ada")
+            try grace.add(Album(title: "Theirs", artist: "G"))
+            let error = #expect(throws: LibraryError.self) { try ada.redoMine(author: "ada") }
+            #expect(error?.code == .nothingToRedo)
         }
     }
 

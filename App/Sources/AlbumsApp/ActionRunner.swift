@@ -68,6 +68,8 @@ struct ActionRunner {
                     "\(redoing ? "Redid" : "Undid") your \(DisplayText.sanitized(command.change.text)) (step \(command.step))\(later)"
             case .undone(let record):
                 line = "Undid your \(DisplayText.sanitized(record.text))"
+            case .redone(let record):
+                line = "Redid your \(DisplayText.sanitized(record.text))"
             }
             report(ChangeResult(command: redoing ? "redo" : "undo", step: result.text), line)
         case .undoTo(let target):

@@ -308,6 +308,11 @@ extension TerminalUITests {
         let help = try await tmux.waitForScreen("the help at 60×20") { $0.contains("Any key closes the help") }
         #expect(help.contains("   q ") && help.contains("[q] Quit"))
         try await tmux.send("x")
+        // Closed before the resize: the help hides the details too, so the wait below would
+        // otherwise take the help, still open, for the tiny layout (it did, once in a while).
+        try await tmux.waitForScreen("the help closed") {
+            !$0.contains("Any key closes the help") && $0.contains("Artist  David Bowie")
+        }
         // Below that, the body gives way and the footer stays.
         try await tmux.tmux(["resize-window", "-t", tmux.name, "-x", "60", "-y", "6"])
         let tiny = try await tmux.waitForScreen("the 60×6 layout") {

@@ -50,6 +50,12 @@ extension LibraryModel {
     }
 
     mutating func mine(reapplying: Bool) -> Swift.Result<Result, Refusal> {
+        // Redo mine: the next step to redo, when it is the author's, is redone as `redo` would.
+        if reapplying, let next = redoChain.first, steps[next]!.author == author {
+            current = next
+            albums = steps[next]!.after
+            return .success(Result(command: "redo", step: steps[next]!.text))
+        }
         var later: [Int] = []
         var cancelled: Set<Int> = []
         for node in donePath.reversed() {

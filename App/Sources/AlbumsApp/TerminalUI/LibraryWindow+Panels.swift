@@ -125,6 +125,8 @@ extension LibraryWindow {
                 return "\(verb) your \(DisplayText.sanitized(command.change.text)) (step \(command.step))"
             case .undone(let record):
                 return "Undid your \(DisplayText.sanitized(record.text))"
+            case .redone(let record):
+                return "Redid your \(DisplayText.sanitized(record.text))"
             }
         }
     }
