@@ -21,6 +21,9 @@ public struct PostgreSQLError: Error, Sendable, Hashable, CustomStringConvertibl
         /// Another transaction's commit made this one's result unsafe (SQLSTATE 40001 or 40P01):
         /// running the transaction again is correct.
         public static let serializationFailure = Code(rawValue: "serialization-failure")
+        /// The database records a schema version newer than the program's: it was migrated by a
+        /// newer release, and this one must not write to it.
+        public static let newerSchema = Code(rawValue: "newer-schema")
         /// A value this client cannot send (a text holding a NUL character).
         public static let invalidValue = Code(rawValue: "invalid-value")
         /// A value read back is not of the type asked for.
