@@ -90,20 +90,50 @@ import Testing
         }
     }
 
-    /// Every pair of an author's change and a later change by someone else: applies or refuses,
-    /// as the "Authors and selective undo" article's table says.
+    /// Every pair of an author's change and a later change by someone else (add, delete, an edit of
+    /// each field, move, import, replace, in both orders): applies or refuses, as the "Authors and
+    /// selective undo" article's table says.
     @Test func theConflictTable() throws {
         enum Change: String, CaseIterable {
-            case add, delete, editYear, editTitle, move, importAlbums, replace
+            case add, delete, editTitle, editArtist, editGenre, editYear, editCover, move, importAlbums, replace
+
+            static let edits: Set<Change> = [.editTitle, .editArtist, .editGenre, .editYear, .editCover]
+
+            /// The edit of this field, to `text` (a year from its length).
+            func changes(_ text: String) -> AlbumChanges {
+                switch self {
+                case .editTitle: AlbumChanges(title: text)
+                case .editArtist: AlbumChanges(artist: text)
+                case .editGenre: AlbumChanges(genre: text)
+                case .editYear: AlbumChanges(year: 1900 + text.count)
+                default: AlbumChanges(coverURL: URL(string: "https://example.com/\(text).png"))
+                }
+            }
+
+            /// The field this edit changes, read from an album.
+            func field(of album: Album) -> String {
+                switch self {
+                case .editTitle: album.title
+                case .editArtist: album.artist
+                case .editGenre: album.genre
+                case .editYear: album.year.map(String.init) ?? ""
+                default: album.coverURL?.absoluteString ?? ""
+                }
+            }
         }
-        // For each of ada's changes (rows), which later changes of grace's let it be undone.
-        let commutes: [Change: Set<Change>] = [
+        // For each of ada's changes (rows), which later changes of grace's let it be undone; an
+        // import or a replacement of ada's is undone only as the last step, so after nothing.
+        var commutes: [Change: Set<Change>] = [
             .add: [.add],
-            .delete: [.add, .delete, .editYear, .editTitle, .move],
-            .editYear: [.add, .editTitle, .move],
-            .editTitle: [.add, .editYear, .move],
-            .move: [.add, .editYear, .editTitle],
+            .delete: Set<Change>([.add, .delete, .move]).union(Change.edits),
+            .move: Set<Change>([.add]).union(Change.edits),
+            .importAlbums: [],
+            .replace: [],
         ]
+        for edit in Change.edits {
+            commutes[edit] = Set<Change>([.add, .move]).union(Change.edits.subtracting([edit]))
+        }
+        #expect(commutes.count == Change.allCases.count)
         for (mine, allowed) in commutes {
             for theirs in Change.allCases {
                 try withAuthors { ada, grace in
@@ -113,10 +143,10 @@ import Testing
                     switch mine {
                     case .add: try ada.add(Album(title: "Mine", artist: "A"), at: 1)
                     case .delete: try ada.delete(.position(1))
-                    case .editYear: try ada.edit(.position(1), changes: AlbumChanges(year: 1970))
-                    case .editTitle: try ada.edit(.position(1), changes: AlbumChanges(title: "Mine"))
                     case .move: try ada.move(.position(1), to: 3)
-                    default: break
+                    case .importAlbums: try ada.importAlbums([Album(title: "Mine", artist: "A")])
+                    case .replace: try ada.replaceAlbums(with: [target, Album(title: "Mine", artist: "A")])
+                    case let edit: try ada.edit(.position(1), changes: edit.changes("Mine"))
                     }
                     let same: AlbumReference =
                         switch mine {
@@ -127,36 +157,42 @@ import Testing
                     switch theirs {
                     case .add: try grace.add(Album(title: "Theirs", artist: "G"), at: 1)
                     case .delete: try grace.delete(same)
-                    case .editYear: try grace.edit(same, changes: AlbumChanges(year: 1980))
-                    case .editTitle: try grace.edit(same, changes: AlbumChanges(title: "Theirs"))
-                    case .move: try grace.move(same, to: mine == .move ? 1 : 3)
+                    case .move: try grace.move(same, to: mine == .move ? 1 : mine == .replace ? 2 : 3)
                     case .importAlbums: try grace.importAlbums([Album(title: "Imported", artist: "G")])
                     case .replace: try grace.replaceAlbums(with: [Album(title: "Only", artist: "G")])
+                    case let edit: try grace.edit(same, changes: edit.changes("Theirs"))
                     }
                     let before = try ada.library.albums()
                     // The preview (a button's title) says what the call then does, or its refusal.
                     let preview = try ada.previewMine(author: "ada")
                     #expect(try ada.library.albums() == before, "a preview changes nothing")
+                    let cell = "\(mine) then \(theirs)"
                     do {
                         let result = try ada.undoMine(author: "ada")
-                        #expect(allowed.contains(theirs), "\(mine) then \(theirs): undone, expected a refusal")
-                        #expect(preview == .change(Self.changeText(of: result)), "\(mine) then \(theirs): \(preview)")
+                        #expect(allowed.contains(theirs), "\(cell): undone, expected a refusal")
+                        #expect(preview == .change(Self.changeText(of: result)), "\(cell): \(preview)")
                         let after = try ada.library.albums()
+                        let now = after.first { $0.id == target.id }
                         switch mine {
-                        case .add: #expect(!after.contains { $0.title == "Mine" })
-                        case .delete: #expect(after.contains { $0.id == target.id })
-                        case .editYear: #expect(after.first { $0.id == target.id }?.year == target.year)
-                        case .editTitle: #expect(after.first { $0.id == target.id }?.title == target.title)
+                        case .add: #expect(!after.contains { $0.title == "Mine" }, "\(cell)")
+                        case .delete: #expect(now != nil, "\(cell)")
                         case .move:
                             // Back first, or after the album grace added before it.
-                            #expect(after.firstIndex { $0.id == target.id } == (theirs == .add ? 1 : 0))
-                        default: break
+                            #expect(after.firstIndex { $0.id == target.id } == (theirs == .add ? 1 : 0), "\(cell)")
+                        case let edit:
+                            // Ada's field is back; grace's change (another field) stays.
+                            #expect(now.map(edit.field) == edit.field(of: target), "\(cell)")
+                            if Change.edits.contains(theirs), let now {
+                                let theirsApplied = try target.applying(theirs.changes("Theirs"))
+                                #expect(theirs.field(of: now) == theirs.field(of: theirsApplied), "\(cell)")
+                            }
                         }
                     } catch let error as LibraryError {
-                        #expect(!allowed.contains(theirs), "\(mine) then \(theirs): \(error.message)")
-                        #expect(preview == .refused(error), "\(mine) then \(theirs): \(preview)")
-                        #expect(error.code == .conflict && error.message.hasPrefix("grace "), "\(error)")
-                        #expect(try ada.library.albums() == before, "\(mine) then \(theirs): changed on a refusal")
+                        #expect(!allowed.contains(theirs), "\(cell): \(error.message)")
+                        #expect(preview == .refused(error), "\(cell): \(preview)")
+                        let expected = mine == .importAlbums || mine == .replace ? "your " : "grace "
+                        #expect(error.code == .conflict && error.message.hasPrefix(expected), "\(cell): \(error)")
+                        #expect(try ada.library.albums() == before, "\(cell): changed on a refusal")
                     }
                 }
             }
