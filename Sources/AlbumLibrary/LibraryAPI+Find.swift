@@ -36,7 +36,8 @@ extension LibraryAPI {
                 near.isEmpty
                 ? ""
                 : "; did you mean "
-                    + Self.alternatives(near.map { "“\(LibraryError.excerpt(of: $0.album.title))” (position \($0.position))" })
+                    + Self.alternatives(
+                        near.map { "“\(LibraryError.excerpt(of: $0.album.title))” (position \($0.position))" })
                     + "?"
             throw LibraryError(
                 .albumNotFound, "no album is titled “\(LibraryError.excerpt(of: title))”" + suggestion)

@@ -30,7 +30,8 @@ extension DurableHistory {
                     path: database.path)
             }
             try engine.storage.replaceEntry(
-                at: position, with: DurableEntry(content: .command(ReceiverBoundCommand(replacement, receiver: receiver))))
+                at: position,
+                with: DurableEntry(content: .command(ReceiverBoundCommand(replacement, receiver: receiver))))
         }
     }
 }

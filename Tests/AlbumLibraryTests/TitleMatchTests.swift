@@ -36,7 +36,8 @@ import Testing
             #expect(try session.library.find(.title("BLUE")).position == 2)
             let refusal = try #require(throws: LibraryError.self) { try session.delete(.title("bLuE")) }
             #expect(refusal.code == .ambiguousTitle)
-            #expect(refusal.message.hasPrefix("3 albums are titled like “bLuE” (case and accents aside): positions 1 (id "))
+            #expect(
+                refusal.message.hasPrefix("3 albums are titled like “bLuE” (case and accents aside): positions 1 (id "))
             #expect(refusal.message.hasSuffix("; name one by position or id"))
             #expect(try session.library.count() == 3 && session.history.count == 3)
         }
@@ -83,10 +84,11 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        ("kitten", "sitting", 3, 3), ("kitten", "sitting", 2, nil), ("", "abc", 3, 3), ("abc", "abc", 0, 0),
-        ("flaw", "lawn", 2, 2), ("abcdef", "a", 4, nil), ("ab", "ba", 2, 2),
-    ] as [(String, String, Int, Int?)])
+    @Test(
+        arguments: [
+            ("kitten", "sitting", 3, 3), ("kitten", "sitting", 2, nil), ("", "abc", 3, 3), ("abc", "abc", 0, 0),
+            ("flaw", "lawn", 2, 2), ("abcdef", "a", 4, nil), ("ab", "ba", 2, 2),
+        ] as [(String, String, Int, Int?)])
     func editDistanceCountsEditsUpToItsLimit(a: String, b: String, limit: Int, expected: Int?) {
         #expect(EditDistance.between(Array(a), Array(b), limit: limit) == expected)
         #expect(EditDistance.between(Array(b), Array(a), limit: limit) == expected)

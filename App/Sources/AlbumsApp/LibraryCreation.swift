@@ -47,7 +47,9 @@ enum LibraryCreation {
         let albums = empty ? [] : Album.defaults()
         guard try session.library.seedDefaultsIfNeeded(with: albums) else {
             throw LibraryError(
-                .storage, "a library is already at \(path) (another process created it): init creates one only where there is none")
+                .storage,
+                "a library is already at \(path) (another process created it): init creates one only where there is none"
+            )
         }
         if json {
             struct Created: Encodable {

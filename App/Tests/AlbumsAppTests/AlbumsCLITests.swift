@@ -44,7 +44,8 @@ import Testing
             #expect(again.status == 1, "\(again)")
             #expect(
                 again.error
-                    == "albums: a library is already at \(albums.database): init creates one only where there is none\n")
+                    == "albums: a library is already at \(albums.database): init creates one only where there is none\n"
+            )
             let empty = folder.appendingPathComponent("empty.sqlite").path
             let made = try await albums.run(["--json", "init", "--empty", empty])
             #expect(made.status == 0 && made.output.contains("\"count\" : 0"), "\(made)")
@@ -304,7 +305,8 @@ import Testing
             #expect(help.output.contains("USAGE: albums"))
             let commandHelp = try await albums.run(["import", "--help"])
             #expect(
-                commandHelp.output.contains("USAGE: albums import [--replace] [--allow-duplicates] [--dry-run] [<file>]"),
+                commandHelp.output.contains(
+                    "USAGE: albums import [--replace] [--allow-duplicates] [--dry-run] [<file>]"),
                 "\(commandHelp)")
             let version = try await albums.run(["--version"])
             #expect(version.output.hasPrefix("albums "))

@@ -59,7 +59,8 @@ struct AlbumsProcess {
         if !FileManager.default.fileExists(atPath: database),
             let request = try? CommandLineParser.parse(["albums"] + words), !request.action.isMutating
         {
-            if case .output = request.action {} else {
+            if case .output = request.action {
+            } else {
                 let created = try await run(["--db", database, "init"], timeout: timeout)
                 guard created.status == 0 else { return created }
             }

@@ -339,7 +339,9 @@ struct LibraryModel: Sendable {
             let query = Array(folded)
             let limit = max(1, query.count / 3)
             let near = albums.enumerated()
-                .map { (distance: Self.distance(query, Array(Self.folded($0.element.title))), $0.offset + 1, $0.element) }
+                .map {
+                    (distance: Self.distance(query, Array(Self.folded($0.element.title))), $0.offset + 1, $0.element)
+                }
                 .filter { $0.distance <= limit }
                 .sorted { ($0.distance, $0.1) < ($1.distance, $1.1) }
                 .prefix(3)
