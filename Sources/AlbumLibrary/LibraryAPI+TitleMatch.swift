@@ -40,11 +40,14 @@ extension LibraryAPI {
     }
 
     /// Up to ``suggestionLimit`` albums whose folded titles are closest to `title`'s, at most
-    /// ``suggestionDistance(for:)`` edits away, nearest first (ties in library order).
+    /// ``suggestionDistance(for:)`` edits (of Unicode scalars) away, nearest first (ties in library
+    /// order).
     ///
     /// - Complexity: O(*n*) albums read, each compared in O(*m*²) for titles of *m* characters.
     func albums(titledNear title: String) throws -> [(position: Int, album: Album)] {
-        let folded = Array(SearchText.folded(title))
+        // Unicode scalars, not characters: folded titles are mostly ASCII, and scalars need no
+        // grapheme breaking (a third of the time of a 100,000-album scan went there).
+        let folded = Array(SearchText.folded(title).unicodeScalars)
         guard !folded.isEmpty else { return [] }
         let limit = Self.suggestionDistance(for: folded.count)
         var near: [(distance: Int, sortKey: Int64, rowID: Int64)] = []
@@ -52,9 +55,12 @@ extension LibraryAPI {
             "SELECT substr(search_text, 1, instr(search_text, char(10)) - 1), sort_key, rowid FROM album")
         try statement.readEachRow { columns in
             let candidate = try columns.text(at: 0)
-            // Fewer bytes than the characters needed: too short, without counting characters.
+            // Fewer bytes than the scalars needed: too short, without decoding it.
             guard candidate.utf8.count >= folded.count - limit else { return }
-            guard let distance = EditDistance.between(folded, Array(candidate), limit: limit) else { return }
+            let scalars = candidate.unicodeScalars
+            guard abs(scalars.count - folded.count) <= limit,
+                let distance = EditDistance.between(folded, Array(scalars), limit: limit)
+            else { return }
             near.append((distance, try columns.integer(at: 1), try columns.integer(at: 2)))
         }
         let chosen = near.sorted { ($0.distance, $0.sortKey) < ($1.distance, $1.sortKey) }.prefix(Self.suggestionLimit)
@@ -74,7 +80,7 @@ extension LibraryAPI {
     /// The most titles a refusal suggests.
     static let suggestionLimit = 3
 
-    /// How many edits away a suggested title may be from one of `length` characters: a third of
+    /// How many edits away a suggested title may be from one of `length` scalars: a third of
     /// it, at least one, so a short title is not answered with unrelated ones.
     static func suggestionDistance(for length: Int) -> Int {
         max(1, length / 3)

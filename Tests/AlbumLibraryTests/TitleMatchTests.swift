@@ -90,7 +90,7 @@ import Testing
             ("flaw", "lawn", 2, 2), ("abcdef", "a", 4, nil), ("ab", "ba", 2, 2),
         ] as [(String, String, Int, Int?)])
     func editDistanceCountsEditsUpToItsLimit(a: String, b: String, limit: Int, expected: Int?) {
-        #expect(EditDistance.between(Array(a), Array(b), limit: limit) == expected)
-        #expect(EditDistance.between(Array(b), Array(a), limit: limit) == expected)
+        #expect(EditDistance.between(Array(a.unicodeScalars), Array(b.unicodeScalars), limit: limit) == expected)
+        #expect(EditDistance.between(Array(b.unicodeScalars), Array(a.unicodeScalars), limit: limit) == expected)
     }
 }

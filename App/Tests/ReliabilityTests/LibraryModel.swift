@@ -336,11 +336,14 @@ struct LibraryModel: Sendable {
             }
             if let found = like.first { return .success(found) }
             // Within a third of the name's length (at least 1) in edits, nearest first, at most three.
-            let query = Array(folded)
+            let query = Array(folded.unicodeScalars)
             let limit = max(1, query.count / 3)
             let near = albums.enumerated()
                 .map {
-                    (distance: Self.distance(query, Array(Self.folded($0.element.title))), $0.offset + 1, $0.element)
+                    (
+                        distance: Self.distance(query, Array(Self.folded($0.element.title).unicodeScalars)),
+                        $0.offset + 1, $0.element
+                    )
                 }
                 .filter { $0.distance <= limit }
                 .sorted { ($0.distance, $0.1) < ($1.distance, $1.1) }
@@ -369,8 +372,8 @@ struct LibraryModel: Sendable {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
     }
 
-    /// The Levenshtein distance, the whole table (the model's own, plainest form).
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+    /// The Levenshtein distance over Unicode scalars, the whole table (the model's own, plainest form).
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
         for i in 0...a.count { table[i][0] = i }
         for j in 0...b.count { table[0][j] = j }
