@@ -1,6 +1,6 @@
 public import Foundation
 
-/// How a change names its album: by position, id or exact title, resolved inside the change's
+/// How a change names its album: by position, id or title, resolved inside the change's
 /// write transaction from what is committed then.
 ///
 /// ``LibrarySession``'s changes take a reference, never a position looked up beforehand: between
@@ -19,7 +19,9 @@ public enum AlbumReference: Sendable, Hashable {
     case position(Int)
     /// The album with this id, wherever it is when the change runs.
     case id(UUID)
-    /// The one album with exactly this title when the change runs; several such albums are
-    /// refused (``LibraryError/Code/ambiguousTitle``), so a change never picks one.
+    /// The one album with exactly this title when the change runs or, when no album has it, the
+    /// one whose title matches it with case and accents aside ("blue train" names “Blue Train”).
+    /// Several such albums are refused (``LibraryError/Code/ambiguousTitle``), so a change never
+    /// picks one; none is refused with the nearest titles (``LibraryError/Code/albumNotFound``).
     case title(String)
 }

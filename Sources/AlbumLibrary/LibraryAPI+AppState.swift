@@ -28,15 +28,18 @@ extension LibraryAPI {
         )
     }
 
-    /// Adds the five default albums if this library never had them, in one transaction.
+    /// Adds the five default albums (or `albums`) if this library was never seeded, in one
+    /// transaction.
     ///
     /// A library that has been seeded once is never seeded again, even after its albums are
-    /// deleted: an empty library stays empty.
+    /// deleted: an empty library stays empty. Seeding with no albums (`albums init --empty`)
+    /// marks the library seeded and adds none.
     ///
-    /// - Returns: Whether the defaults were added now.
+    /// - Parameter albums: The albums a new library starts with.
+    /// - Returns: Whether the library was seeded now (by this call, not another process's).
     /// - Throws: `DatabaseError`.
     @discardableResult
-    public func seedDefaultsIfNeeded() throws -> Bool {
+    public func seedDefaultsIfNeeded(with albums: [Album] = Album.defaults()) throws -> Bool {
         var seeded = false
         // Seeded already (every open but the first): no write transaction, so opening a library
         // never waits for another process's write lock.
@@ -45,7 +48,7 @@ extension LibraryAPI {
             if try database.fetchOne("SELECT 1 FROM app_state WHERE key = 'seeded'") != nil {
                 return .commit
             }
-            try append(contentsOf: Album.defaults())
+            try append(contentsOf: albums)
             try database.execute("INSERT INTO app_state (key, value) VALUES ('seeded', '1')")
             seeded = true
             return .commit

@@ -60,14 +60,8 @@ extension LibraryAPI {
         guard staged == expectedCount else {
             throw LibraryError(.storage, "cannot import: \(staged) of \(expectedCount) albums are staged")
         }
-        if let clash = try database.fetchOne(
-            "SELECT b.seq, b.id FROM import_batch b JOIN album a ON a.id = b.id WHERE b.batch = ? ORDER BY b.seq LIMIT 1",
-            [batch.uuidString]
-        ) {
-            throw LibraryError(
-                .invalidValue,
-                "album \(try clash.decode(Int.self, at: 0) + 1): id \(try clash.decode(String.self, at: 1)) is already in the library"
-            )
+        if let clash = try firstClash(inBatch: batch) {
+            throw LibraryError(.invalidValue, "album \(clash.seq + 1): id \(clash.id) is already in the library")
         }
         try moveBatchToEnd(batch, from: .importBatch)
     }

@@ -86,7 +86,7 @@ extension LibraryAPI {
     }
 
     /// The albums in library order with their positions, counted on the `sort_key` index.
-    private func positioned(_ found: [(album: Album, sortKey: Int64)]) throws -> [(position: Int, album: Album)] {
+    func positioned(_ found: [(album: Album, sortKey: Int64)]) throws -> [(position: Int, album: Album)] {
         let ordered = found.sorted { $0.sortKey < $1.sortKey }
         var result: [(position: Int, album: Album)] = []
         result.reserveCapacity(ordered.count)

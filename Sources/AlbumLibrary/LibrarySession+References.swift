@@ -7,7 +7,7 @@ import CommandStore
 extension LibrarySession {
     /// Deletes the album a reference names when the transaction runs.
     ///
-    /// - Parameter album: The album: a position, an id or an exact title.
+    /// - Parameter album: The album: a position, an id or a title (``LibraryAPI/find(_:)``).
     /// - Returns: The change as it ran (its ``AlbumChange/album`` is the album deleted).
     /// - Throws: ``LibraryError`` with ``LibraryError/Code/positionOutOfRange``,
     ///   ``LibraryError/Code/albumNotFound`` or ``LibraryError/Code/ambiguousTitle``, or a
@@ -22,7 +22,7 @@ extension LibrarySession {
     /// An edit that would leave the album as it is is refused and records nothing.
     ///
     /// - Parameters:
-    ///   - album: The album: a position, an id or an exact title.
+    ///   - album: The album: a position, an id or a title (``LibraryAPI/find(_:)``).
     ///   - changes: The fields to change.
     /// - Returns: The change as it ran (its ``AlbumChange/album`` is the album before the edit).
     /// - Throws: What ``delete(_:)`` throws, ``LibraryError/Code/nothingToChange`` when the album
@@ -42,7 +42,7 @@ extension LibrarySession {
     /// from where it is when the transaction runs.
     ///
     /// - Parameters:
-    ///   - album: The album: a position, an id or an exact title.
+    ///   - album: The album: a position, an id or a title (``LibraryAPI/find(_:)``).
     ///   - offset: How many places to move it; not 0.
     /// - Returns: The change as it ran (its command's ``MoveAlbumCommand/to`` is where it went).
     /// - Throws: What ``delete(_:)`` throws, ``LibraryError/Code/positionOutOfRange`` when the
@@ -72,7 +72,7 @@ extension LibrarySession {
     /// inside the transaction, from what is committed then.
     ///
     /// - Parameters:
-    ///   - album: The album: a position, an id or an exact title.
+    ///   - album: The album: a position, an id or a title (``LibraryAPI/find(_:)``).
     ///   - target: Where it goes, from 1 to the number of albums.
     /// - Returns: The change as it ran (its ``AlbumChange/position`` is where the album was).
     /// - Throws: What ``delete(_:)`` throws, ``LibraryError/Code/positionOutOfRange`` when

@@ -139,7 +139,11 @@ extension LibrarySession {
     @discardableResult
     public func undo(count: Int = 1, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
         guard count >= 1 else { throw LibraryError(.nothingToUndo, "cannot undo \(count) steps") }
-        return try Self.translatingHistoryErrors { try history.undo(steps: count, expecting: expected) }
+        do {
+            return try Self.translatingHistoryErrors { try history.undo(steps: count, expecting: expected) }
+        } catch {
+            throw refusal(afterFailed: error, undoing: true, count: count)
+        }
     }
 
     /// Redoes the next `count` undone steps, all or none, in one transaction.
@@ -154,7 +158,11 @@ extension LibrarySession {
     @discardableResult
     public func redo(count: Int = 1, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
         guard count >= 1 else { throw LibraryError(.nothingToRedo, "cannot redo \(count) steps") }
-        return try Self.translatingHistoryErrors { try history.redo(steps: count, expecting: expected) }
+        do {
+            return try Self.translatingHistoryErrors { try history.redo(steps: count, expecting: expected) }
+        } catch {
+            throw refusal(afterFailed: error, undoing: false, count: count)
+        }
     }
 
     /// The history: each step's record, oldest first, and how many are done, read in one transaction.

@@ -28,7 +28,7 @@ import Testing
             try Album.parsedCoverURL("https://example.com/" + String(repeating: "a", count: 8000)).scheme == "https")
     }
 
-    @Test func aTitleThatDiffersOnlyInSpacesIsNamedInTheRefusal() throws {
+    @Test func aTitleThatDiffersOnlyInSpacesIsSuggestedInTheRefusal() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("spaced-\(UUID().uuidString).sqlite")
             .path
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -39,7 +39,7 @@ import Testing
         #expect(error.code == .albumNotFound)
         #expect(
             error.message
-                == "no album is titled “ Spaced ” (position 1 is titled “Spaced”: titles match exactly, spaces too)")
+                == "no album is titled “ Spaced ”; did you mean “Spaced” (position 1)?")
         #expect(try session.library.count() == 1)
     }
 }

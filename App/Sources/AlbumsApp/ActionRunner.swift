@@ -103,9 +103,17 @@ struct ActionRunner {
                     : AlbumFormatter.historyText(
                         steps, current: steps.last(where: \.isDone)?.number ?? (steps.first.map { $0.number - 1 } ?? 0))
             )
-        case .importAlbums(let source, let replace):
-            try AlbumImport(session: session, console: console).run(from: source, replace: replace) { result, line in
-                report(result, line)
+        case .repairHistory:
+            let repaired = try session.repairHistory()
+            let verb = repaired.wasUndo ? "undo" : "redo"
+            report(
+                ChangeResult(command: "history", step: SkippedStepCommand(skippedText: repaired.text, reason: "").text),
+                "Set aside step \(repaired.step), \(DisplayText.quoted(repaired.text)): its \(verb) no longer applied "
+                    + "(\(DisplayText.sanitized(repaired.reason))); undo and redo now pass over it")
+        case .importAlbums(let source, let replace, let allowDuplicates, let dryRun):
+            let albumImport = AlbumImport(session: session, console: console, json: options.json)
+            try albumImport.run(from: source, replace: replace, allowDuplicates: allowDuplicates, dryRun: dryRun) {
+                result, line in report(result, line)
             }
         case .export(let destination, let force):
             try export(to: destination, force: force)
@@ -124,6 +132,9 @@ struct ActionRunner {
                     """)
         case .output(let text):
             console.write(text)
+        case .initLibrary:
+            // Run by AlbumsApp before any library is opened (LibraryCreation): nothing to do on an open one.
+            break
         }
     }
 

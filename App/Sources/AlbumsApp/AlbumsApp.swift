@@ -100,6 +100,21 @@ public enum AlbumsApp: Sendable {
             console.writeErrorLine("albums: \(describe(error))")
             return (failureExitCode, false)
         }
+        if case .initLibrary(let target, let empty) = request.action {
+            do {
+                let created = try target.map { try LibraryFile.defaultPath(explicitPath: $0, environment: environment) }
+                console.write(try LibraryCreation.create(at: created ?? path, empty: empty, json: request.options.json))
+                return (0, true)
+            } catch {
+                console.writeErrorLine("albums: \(describe(error))")
+                return (failureExitCode, false)
+            }
+        }
+        let named = !(request.options.databasePath ?? "").isEmpty || !(environment["ALBUMS_DB"] ?? "").isEmpty
+        if let refusal = LibraryCreation.refusal(at: path, for: request.action, named: named) {
+            console.writeErrorLine("albums: \(refusal)")
+            return (failureExitCode, false)
+        }
         let author: String
         let undoScope: LibraryWindow.UndoScope
         do {

@@ -17,6 +17,8 @@ struct ChangeResult: Encodable, Sendable, Hashable {
     var position: Int?
     /// How many albums an import or replace brought in.
     var count: Int?
+    /// How many albums of the file an import skipped as duplicates (`import` without `--replace`).
+    var skipped: Int?
     /// The history revision the change committed (`DurableHistory.revision`): every change of the
     /// library, from any process, takes the next one, so results can be put in commit order.
     var revision: Int?
@@ -33,9 +35,10 @@ struct ChangeResult: Encodable, Sendable, Hashable {
     ///   - title: The album's title.
     ///   - position: The album's position.
     ///   - count: How many albums.
+    ///   - skipped: How many duplicates an import skipped.
     init(
         command: String, step: String? = nil, steps: [String]? = nil, id: UUID? = nil, title: String? = nil,
-        position: Int? = nil, count: Int? = nil
+        position: Int? = nil, count: Int? = nil, skipped: Int? = nil
     ) {
         self.command = command
         self.step = step
@@ -44,5 +47,6 @@ struct ChangeResult: Encodable, Sendable, Hashable {
         self.title = title
         self.position = position
         self.count = count
+        self.skipped = skipped
     }
 }

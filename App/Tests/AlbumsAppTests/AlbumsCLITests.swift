@@ -18,13 +18,62 @@ import Testing
         return rows.compactMap { $0["title"] as? String }
     }
 
+    @Test func aReadingCommandOnAMissingLibraryRefusesAndCreatesNothing() async throws {
+        try await withLibrary { albums, folder in
+            for words in [["list"], ["--json", "show", "1"], ["history"], ["info"], ["export"], []] {
+                let result = try await albums.run(["--db", albums.database] + words)
+                #expect(result.status == 1, "\(words): \(result)")
+                #expect(
+                    result.error
+                        == "albums: no library at \(albums.database); `albums init \(albums.database)` creates one\n",
+                    "\(words)")
+            }
+            let environment = AlbumsProcess(database: albums.database, environment: ["ALBUMS_DB": albums.database])
+            #expect(try await environment.run(["list"]).status == 1)
+            // Not even its folder.
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("nested").path))
+        }
+    }
+
+    @Test func initCreatesALibraryWithTheFiveDefaultsOrEmptyAndOnlyWhereThereIsNone() async throws {
+        try await withLibrary { albums, folder in
+            let created = try await albums.run(["init", albums.database])
+            #expect(created.output == "Created a library at \(albums.database) with 5 albums\n", "\(created)")
+            #expect(try await titles(albums).count == 5)
+            let again = try await albums.run(["--db", albums.database, "init"])
+            #expect(again.status == 1, "\(again)")
+            #expect(
+                again.error
+                    == "albums: a library is already at \(albums.database): init creates one only where there is none\n"
+            )
+            let empty = folder.appendingPathComponent("empty.sqlite").path
+            let made = try await albums.run(["--json", "init", "--empty", empty])
+            #expect(made.status == 0 && made.output.contains("\"count\" : 0"), "\(made)")
+            #expect(try await AlbumsProcess(database: empty)("list").output == "No albums.\n")
+            let foreign = folder.appendingPathComponent("notes.txt")
+            try Data("notes".utf8).write(to: foreign)
+            let refused = try await albums.run(["init", foreign.path])
+            #expect(refused.status == 1 && refused.error.contains("is not an albums library"), "\(refused)")
+            #expect(try Data(contentsOf: foreign) == Data("notes".utf8))
+        }
+    }
+
+    @Test func aChangeOnAMissingLibraryCreatesItWithTheFiveDefaultsAndSaysSo() async throws {
+        try await withLibrary { albums, folder in
+            let result = try await albums("add", "-t", "Blue Train", "-a", "John Coltrane")
+            #expect(result.status == 0, "\(result)")
+            // Creating a library says where, once: a mistyped --db is seen at once.
+            #expect(result.error == "albums: created a new library at \(albums.database)\n")
+            #expect(try await albums("add", "-t", "Giant Steps", "-a", "John Coltrane").error.isEmpty)
+            #expect(try await titles(albums).count == 7)
+        }
+    }
+
     @Test func aNewLibraryListsTheFiveDefaults() async throws {
         try await withLibrary { albums, folder in
             let result = try await albums("list")
             #expect(result.status == 0, "\(result)")
-            // Creating a library says where, once: a mistyped --db is seen at once.
-            #expect(result.error == "albums: created a new library at \(albums.database)\n")
-            #expect(try await albums("list").error.isEmpty)
+            #expect(result.error.isEmpty)
             let lines = result.output.split(separator: "\n")
             #expect(lines.count == 5)
             #expect(lines[0].contains("1  Best of Bowie"))
@@ -47,9 +96,10 @@ import Testing
 
     @Test func listWithoutATerminalIsTheDefaultCommand() async throws {
         try await withLibrary { albums, _ in
+            let listed = try await albums("list")
             let result = try await albums.run(["--db", albums.database])
             #expect(result.status == 0, "\(result)")
-            await #expect(result.output == (try albums("list")).output)
+            #expect(result.output == listed.output)
         }
     }
 
@@ -254,7 +304,10 @@ import Testing
             #expect(help.status == 0)
             #expect(help.output.contains("USAGE: albums"))
             let commandHelp = try await albums.run(["import", "--help"])
-            #expect(commandHelp.output.contains("USAGE: albums import [--replace] [<file>]"))
+            #expect(
+                commandHelp.output.contains(
+                    "USAGE: albums import [--replace] [--allow-duplicates] [--dry-run] [<file>]"),
+                "\(commandHelp)")
             let version = try await albums.run(["--version"])
             #expect(version.output.hasPrefix("albums "))
             #expect(!FileManager.default.fileExists(atPath: albums.database))
@@ -362,6 +415,11 @@ import Testing
         try await withLibrary { albums, folder in
             let file = folder.appendingPathComponent("mine.json")
             _ = try await albums("export", file.path)
+            // The same ids with other titles: not duplicates, so the ids are what is refused.
+            let exported = try String(contentsOf: file, encoding: .utf8)
+            try exported.replacingOccurrences(of: "\"title\" : \"", with: "\"title\" : \"Other ").write(
+                to: file, atomically: true, encoding: .utf8)
+            #expect(try String(contentsOf: file, encoding: .utf8).contains("Other Best of Bowie"))
             let before = try await albums.snapshot()
             let result = try await albums("import", file.path)
             #expect(result.status == 1, "\(result)")

@@ -84,6 +84,85 @@ import Testing
         }
     }
 
+    @Test func aTitleMatchesWithCaseAndAccentsAsideWhenOneAlbumDoes() async throws {
+        try await withLibrary { albums, _ in
+            _ = try await albums("add", "--title", "Blue Train", "--artist", "John Coltrane")
+            _ = try await albums("add", "--title", "Homogenic", "--artist", "Björk")
+            // One album matches forgivingly: it is the one changed, and the line names its real title.
+            let edited = try await albums("edit", "blue train", "-g", "Hard bop")
+            #expect(edited.output == "Edited “Blue Train” (position 6)\n", "\(edited)")
+            #expect(try await albums("show", "HOMOGÉNIC").output.contains("Artist:   Björk"))
+            // An exact title wins over a folded one.
+            _ = try await albums("add", "--title", "blue train", "--artist", "Someone")
+            let exact = try await albums("--json", "show", "blue train")
+            #expect((try json(exact) as? [String: Any])?["position"] as? Int == 8, "\(exact)")
+            // Several that match only forgivingly: refused, listing them; nothing changes.
+            let before = try await albums.snapshot()
+            let several = try await albums("delete", "BLUE TRAIN")
+            #expect(several.status == 1, "\(several)")
+            #expect(
+                several.error.hasPrefix(
+                    "albums: 2 albums are titled like “BLUE TRAIN” (case and accents aside): positions 6 (id "),
+                "\(several)")
+            #expect(several.error.contains(", 8 (id "), "\(several)")
+            #expect(try await albums.snapshot() == before)
+            // None: the nearest titles, nearest first.
+            let typo = try await albums("move", "Blue Trian", "1")
+            #expect(typo.status == 1, "\(typo)")
+            #expect(
+                typo.error
+                    == "albums: no album is titled “Blue Trian”; did you mean “Blue Train” (position 6) or “blue train” (position 8)?\n",
+                "\(typo)")
+            let far = try await albums("show", "Zzzzzz")
+            #expect(far.error == "albums: no album is titled “Zzzzzz”\n", "\(far)")
+        }
+    }
+
+    @Test func importSkipsDuplicatesOfTheLibraryAndOfTheFileAndSaysHowMany() async throws {
+        try await withLibrary { albums, folder in
+            let file = folder.appendingPathComponent("albums.json")
+            // “best of bowie” by DAVID BOWIE, 1992 is the library's first album; the 1993 one is not.
+            try Data(
+                """
+                [{"title": "best of bowie", "artist": "DAVID BOWIE", "year": 1992},
+                 {"title": "Blue Train", "artist": "John Coltrane", "year": 1957},
+                 {"title": "Best of Bowie", "artist": "David Bowie", "year": 1993},
+                 {"title": "BLUE TRAIN", "artist": "john coltrane", "year": 1957}]
+                """.utf8
+            ).write(to: file)
+            let before = try await albums.snapshot()
+            let preview = try await albums("import", "--dry-run", file.path)
+            #expect(preview.status == 0, "\(preview)")
+            #expect(
+                preview.output.hasPrefix(
+                    "Would import 2 albums (positions 6–7); would skip 2 duplicates (--allow-duplicates imports them); "
+                        + "nothing was changed\n"), "\(preview)")
+            #expect(preview.output.contains("Blue Train") && preview.output.contains("1993"), "\(preview)")
+            #expect(try await albums.snapshot() == before)
+            let imported = try await albums("import", file.path)
+            #expect(
+                imported.output
+                    == "Imported 2 albums (positions 6–7); skipped 2 duplicates (--allow-duplicates imports them)\n",
+                "\(imported)")
+            // Again: every album is in the library now, so nothing is recorded.
+            let again = try await albums("--json", "import", file.path)
+            #expect(again.status == 1, "\(again)")
+            #expect(
+                again.error
+                    == "albums: \(file.path): all 4 albums are already in the library (--allow-duplicates imports them): nothing to import\n"
+            )
+            let kept = try await albums("--json", "import", "--allow-duplicates", file.path)
+            let result = try json(kept) as? [String: Any]
+            #expect(result?["count"] as? Int == 4 && result?["skipped"] as? Int == 0, "\(kept)")
+            #expect(try titles(try await albums("--json", "list")).count == 11)
+            // --replace stays an exact restore, duplicates and all.
+            let refused = try await albums("import", "--replace", "--allow-duplicates", file.path)
+            #expect(refused.status == 2, "\(refused)")
+            #expect(try await albums("import", "--replace", file.path).status == 0)
+            #expect(try titles(try await albums("--json", "list")).count == 4)
+        }
+    }
+
     @Test func anAmbiguousTitleIsRefusedWithTheCandidates() async throws {
         try await withLibrary { albums, _ in
             _ = try await albums("add", "--title", "Best of Bowie", "--artist", "Someone Else", "--at", "3")

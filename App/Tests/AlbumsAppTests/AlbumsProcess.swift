@@ -1,3 +1,4 @@
+import AlbumsApp
 import Foundation
 import TestSupport
 import Testing
@@ -48,9 +49,23 @@ struct AlbumsProcess {
     var environment: [String: String] = [:]
 
     /// Runs `albums --db <database> <arguments>`.
+    ///
+    /// A reading command on a library not created yet runs `albums --db <database> init` first
+    /// (reading commands never create one), so a test may begin with any command; a change
+    /// creates the library itself, with its notice.
     func callAsFunction(_ arguments: String..., input: Data? = nil, timeout: TimeInterval? = nil) async throws -> Result
     {
-        try await run(["--db", database] + arguments, input: input, timeout: timeout)
+        let words = ["--db", database] + arguments
+        if !FileManager.default.fileExists(atPath: database),
+            let request = try? CommandLineParser.parse(["albums"] + words), !request.action.isMutating
+        {
+            if case .output = request.action {
+            } else {
+                let created = try await run(["--db", database, "init"], timeout: timeout)
+                guard created.status == 0 else { return created }
+            }
+        }
+        return try await run(words, input: input, timeout: timeout)
     }
 
     /// Runs `albums <arguments>` with no `--db` added.

@@ -57,6 +57,19 @@ import Testing
         #expect(try command("info") == .info)
     }
 
+    @Test func addsUsageShowsTitleAndArtistAsRequiredAndEditsAsOptional() throws {
+        let add = try output("add", "--help")
+        let addUsage = try #require(add.split(separator: "\n").first { $0.hasPrefix("USAGE:") })
+        #expect(addUsage.contains("albums add --title <title> --artist <artist> [--genre <genre>]"), "\(addUsage)")
+        let edit = try output("edit", "--help")
+        let editUsage = try #require(edit.split(separator: "\n").first { $0.hasPrefix("USAGE:") })
+        #expect(editUsage.contains("[--title <title>] [--artist <artist>] [--genre <genre>]"), "\(editUsage)")
+        // Both missing: the first is named, as the usage writes it.
+        #expect(throws: UsageError("add needs --title TITLE", command: "add")) {
+            try CommandLineParser.parse(["albums", "add"])
+        }
+    }
+
     @Test func helpVersionAndCompletionScriptsAreOutput() throws {
         #expect(try output("--help").contains("USAGE: albums"))
         #expect(try output("-h").contains("SUBCOMMANDS:"))
@@ -150,8 +163,8 @@ import Testing
         (["undo", "-2"], "COUNT -2 must be at least 1"),
         (["redo", "--all"], "unknown option '--all' for redo"),
         (["undo", "1", "2"], "unexpected argument '2' for undo"),
-        (["add", "--artist", "A"], "add needs --title"),
-        (["add", "--title", "T"], "add needs --artist"),
+        (["add", "--artist", "A"], "add needs --title TITLE"),
+        (["add", "--title", "T"], "add needs --artist ARTIST"),
         (["add", "--title", "", "--artist", "A"], "title must not be empty"),
         (["add", "--title", "T", "--artist", "A", "--year", "nineteen"], "is not a whole number"),
         (["add", "--title", "T", "--artist", "A", "--year", "0"], "out of range"),

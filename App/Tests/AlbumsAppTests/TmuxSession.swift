@@ -28,6 +28,11 @@ final class TmuxSession {
         var description: String { "tmux \(arguments.joined(separator: " ")): \(exit)" }
     }
 
+    /// `albums init` could not make the library a session was to open.
+    struct InitFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
     /// tmux is installed, and `/proc` tells a process's children (Linux, where CI runs these).
     static var isAvailable: Bool {
         let tmux = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/opt/homebrew/bin/tmux"]
@@ -96,6 +101,11 @@ final class TmuxSession {
     /// - Parameter term: The `TERM` albums sees (`nil`: unset).
     func start(database: String, term: String? = "xterm-256color", arguments: [String] = []) async throws {
         try? FileManager.default.removeItem(atPath: statusPath)
+        // The terminal UI, a reading command, never creates a library at a named path: make it first.
+        if !FileManager.default.fileExists(atPath: database) {
+            let created = try await AlbumsProcess(database: database).run(["--db", database, "init"])
+            guard created.status == 0 else { throw InitFailure(description: "albums init failed: \(created)") }
+        }
         let binary = AlbumsProcess.executable.path
         // env's options come before its assignments.
         let environment = term.map { "LANG=C.UTF-8 TERM='\($0)'" } ?? "-u TERM LANG=C.UTF-8"

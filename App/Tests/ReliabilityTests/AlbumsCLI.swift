@@ -9,11 +9,31 @@ struct AlbumsCLI {
     var timeout: TimeInterval = Patience.childProcessSeconds
 
     /// Runs `albums --db <database> <arguments>`.
+    ///
+    /// A reading command on a library not created yet runs `albums --db <database> init` first
+    /// (reading commands never create one at a named path), so a test may begin with any command.
     func run(
         _ arguments: [String], input: Data = Data(), environment: [String: String] = [:]
     ) async throws -> ChildProcess.Result {
-        try await ChildProcess.run(
+        if Self.reads(arguments), !FileManager.default.fileExists(atPath: database) {
+            let created = try await ChildProcess.run(
+                "albums", ["--db", database, "init"], environment: environment, timeout: timeout)
+            guard created.status == 0 else { return created }
+        }
+        return try await ChildProcess.run(
             "albums", ["--db", database] + arguments, input: input, environment: environment, timeout: timeout)
+    }
+
+    /// Whether a command line (after `--db PATH`) reads only: no subcommand, `list`, `show`,
+    /// `history`, `info`, `export`, or `import --dry-run`.
+    static func reads(_ arguments: [String]) -> Bool {
+        var words = arguments[...]
+        while let word = words.first, word.hasPrefix("-") {
+            words = words.dropFirst(["--author", "--db"].contains(word) ? 2 : 1)
+        }
+        guard let subcommand = words.first else { return true }
+        return ["list", "show", "history", "info", "export"].contains(subcommand)
+            || (subcommand == "import" && arguments.contains("--dry-run"))
     }
 
     func callAsFunction(_ arguments: String...) async throws -> ChildProcess.Result {

@@ -58,6 +58,9 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
     case importAlbums([LibraryModel.Album], file: String)
     /// `import --replace FILE`.
     case replace([LibraryModel.Album], file: String)
+    /// `history --repair`: nothing else edits the checker's libraries, so every step applies and
+    /// it must always be refused, whatever the history (a step it sets aside would be a step lost).
+    case repair
 
     /// The subcommand and its arguments (after `albums --db PATH --json`).
     var arguments: [String] {
@@ -75,6 +78,7 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
         case .redoMine: ["redo", "--mine"]
         case .importAlbums(_, let file): ["import", file]
         case .replace(_, let file): ["import", "--replace", file]
+        case .repair: ["history", "--repair"]
         }
     }
 
@@ -84,6 +88,7 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
         if case .undoTo = self { return "undo --to" }
         if case .undoMine = self { return "undo --mine" }
         if case .redoMine = self { return "redo --mine" }
+        if case .repair = self { return "history --repair" }
         return arguments[0]
     }
 

@@ -76,11 +76,20 @@ struct CheckerWorkload {
         // A step of the tree by number: most exist by then, some not (yet), 0 is the start.
         case 65..<72: return .undoTo(roll(2 + 3 * number))
         case 72..<84: return .redo(count())
-        case 84..<95:
+        case 84..<86: return .repair
+        case 86..<95:
             var albums = (0..<(1 + roll(3))).map { _ in newAlbum() }
             // Now and then an id the library may hold (refused when it does), never twice in a file.
             let known = pick(ids)
             if roll(5) == 0, !albums.contains(where: { $0.id == known }) { albums[roll(albums.count)].id = known }
+            // Now and then a duplicate within the file, in other case (skipped, and counted).
+            if roll(4) == 0 {
+                var copy = albums[0]
+                copy.id = uuid()
+                copy.title = copy.title.uppercased()
+                ids.append(copy.id)
+                albums.append(copy)
+            }
             return .importAlbums(albums, file: nextFile())
         default:
             // A replacement of 0 to 6 albums; ids may repeat the library's.
@@ -98,8 +107,15 @@ struct CheckerWorkload {
         switch roll(10) {
         case 0..<4: return .position(1 + roll(9))
         case 4..<7: return roll(6) == 0 ? .id(uuid()) : .id(pick(ids))
-        // Half the time a shared title, which several albums may have.
-        default: return .title(roll(2) == 0 ? pick(Self.sharedTitles) : pick(titles))
+        // Half the time a shared title, which several albums may have; now and then in lower case
+        // (matched with case aside when no title is exact) or mistyped (refused with suggestions).
+        default:
+            let title = roll(2) == 0 ? pick(Self.sharedTitles) : pick(titles)
+            switch roll(6) {
+            case 0: return .title(title.lowercased())
+            case 1: return .title(String(title.dropLast()))
+            default: return .title(title)
+            }
         }
     }
 

@@ -40,6 +40,7 @@ struct LibraryModel: Sendable {
         var title: String?
         var position: Int?
         var count: Int?
+        var skipped: Int?
         var revision: Int?
 
         var description: String {
@@ -50,6 +51,7 @@ struct LibraryModel: Sendable {
             if let id { parts.append("id \(id.uuidString)") }
             if let position { parts.append("position \(position)") }
             if let count { parts.append("count \(count)") }
+            if let skipped { parts.append("skipped \(skipped)") }
             if let revision { parts.append("revision \(revision)") }
             return "{" + parts.joined(separator: ", ") + "}"
         }
@@ -74,9 +76,12 @@ struct LibraryModel: Sendable {
             if message.hasPrefix("no album has the id") || message.hasPrefix("no album is titled") {
                 return .albumNotFound
             }
-            if message.contains(" albums are titled “") { return .ambiguousTitle }
+            if message.contains(" albums are titled “") || message.contains(" albums are titled like “") {
+                return .ambiguousTitle
+            }
             if message.hasSuffix("nothing to edit") || message.hasSuffix("nothing to move")
                 || message.hasSuffix("nothing to replace") || message.hasSuffix("nothing to undo or redo")
+                || message.hasSuffix("nothing to import") || message.hasSuffix("nothing to repair")
             {
                 return .nothingToChange
             }
@@ -241,16 +246,33 @@ struct LibraryModel: Sendable {
             current = target
             albums = target == 0 ? startAlbums : steps[target]!.after
             return .success(Result(command: "undo", steps: undone + redone.map { steps[$0]!.text }))
-        case .importAlbums(let imported, let file):
+        case .importAlbums(let fileAlbums, let file):
+            // Duplicates (title, artist and year, case and accents aside) of the library or of an
+            // album kept earlier in the file are skipped; then an id the library holds is refused.
+            func key(_ album: Album) -> [String] {
+                [Self.folded(album.title), Self.folded(album.artist), album.year.map(String.init) ?? "-"]
+            }
+            var seen = Set(albums.map(key))
+            let kept = fileAlbums.enumerated().filter { seen.insert(key($0.element)).inserted }
+            guard !kept.isEmpty else {
+                let all = fileAlbums.count == 1 ? "its one album is" : "all \(fileAlbums.count) albums are"
+                return .failure(
+                    Refusal(
+                        kind: .nothingToChange,
+                        message:
+                            "\(file): \(all) already in the library (--allow-duplicates imports them): nothing to import"
+                    ))
+            }
             let present = Set(albums.map(\.id))
-            if let clash = imported.firstIndex(where: { present.contains($0.id) }) {
+            if let clash = kept.first(where: { present.contains($0.element.id) }) {
                 return .failure(
                     Refusal(
                         kind: .idInLibrary,
                         message:
-                            "\(file): album \(clash + 1): id \(imported[clash].id.uuidString) is already in the library"
+                            "\(file): album \(clash.offset + 1): id \(clash.element.id.uuidString) is already in the library"
                     ))
             }
+            let imported = kept.map(\.element)
             let first = albums.count + 1
             let text = imported.count == 1 ? "Import “\(imported[0].title)”" : "Import \(imported.count) albums"
             record(text, .importAlbums) { $0 += imported }
@@ -258,7 +280,10 @@ struct LibraryModel: Sendable {
             return .success(
                 Result(
                     command: "import", step: text, id: one?.id, title: one?.title, position: first,
-                    count: imported.count))
+                    count: imported.count, skipped: fileAlbums.count - imported.count))
+        case .repair:
+            return .failure(
+                Refusal(kind: .nothingToChange, message: "every step of the history applies: nothing to repair"))
         case .replace(let replacement, let file):
             guard replacement != albums else {
                 return .failure(
@@ -299,21 +324,66 @@ struct LibraryModel: Sendable {
             }
             return .success((offset + 1, albums[offset]))
         case .title(let title):
-            let found = albums.enumerated().filter { $0.element.title == title }.map { ($0.offset + 1, $0.element) }
-            guard let first = found.first else {
-                return .failure(Refusal(kind: .albumNotFound, message: "no album is titled “\(title)”"))
+            // The exact title first; else the title with case and accents aside; else suggestions.
+            let exact = albums.enumerated().filter { $0.element.title == title }.map { ($0.offset + 1, $0.element) }
+            if exact.count > 1 { return .failure(ambiguous(title, exact, rule: " “\(title)”")) }
+            if let found = exact.first { return .success(found) }
+            let folded = Self.folded(title)
+            let like = albums.enumerated().filter { Self.folded($0.element.title) == folded }
+                .map { ($0.offset + 1, $0.element) }
+            if like.count > 1 {
+                return .failure(ambiguous(title, like, rule: " like “\(title)” (case and accents aside)"))
             }
-            guard found.count == 1 else {
-                let shown = found.prefix(5).map { "\($0.0) (id \($0.1.id.uuidString))" }
-                let more = found.count > 5 ? ", and \(found.count - 5) more" : ""
-                return .failure(
-                    Refusal(
-                        kind: .ambiguousTitle,
-                        message: "\(found.count) albums are titled “\(title)”: positions "
-                            + shown.joined(separator: ", ") + more + "; name one by position or id"))
-            }
-            return .success(first)
+            if let found = like.first { return .success(found) }
+            // Within a third of the name's length (at least 1) in edits, nearest first, at most three.
+            let query = Array(folded.unicodeScalars)
+            let limit = max(1, query.count / 3)
+            let near = albums.enumerated()
+                .map {
+                    (
+                        distance: Self.distance(query, Array(Self.folded($0.element.title).unicodeScalars)),
+                        $0.offset + 1, $0.element
+                    )
+                }
+                .filter { $0.distance <= limit }
+                .sorted { ($0.distance, $0.1) < ($1.distance, $1.1) }
+                .prefix(3)
+                .map { "“\($0.2.title)” (position \($0.1))" }
+            let suggestion =
+                near.isEmpty
+                ? ""
+                : "; did you mean "
+                    + (near.count == 1 ? near[0] : near.dropLast().joined(separator: ", ") + " or " + near.last!) + "?"
+            return .failure(Refusal(kind: .albumNotFound, message: "no album is titled “\(title)”" + suggestion))
         }
+    }
+
+    private func ambiguous(_ title: String, _ found: [(Int, Album)], rule: String) -> Refusal {
+        let shown = found.prefix(5).map { "\($0.0) (id \($0.1.id.uuidString))" }
+        let more = found.count > 5 ? ", and \(found.count - 5) more" : ""
+        return Refusal(
+            kind: .ambiguousTitle,
+            message: "\(found.count) albums are titled\(rule): positions " + shown.joined(separator: ", ") + more
+                + "; name one by position or id")
+    }
+
+    /// A title as albums compares titles forgivingly: without case, accents or width.
+    static func folded(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// The Levenshtein distance over Unicode scalars, the whole table (the model's own, plainest form).
+    static func distance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                table[i][j] = min(
+                    table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+        }
+        return table[a.count][b.count]
     }
 
     private func outOfRange(_ position: Int, limit: Int) -> Refusal {

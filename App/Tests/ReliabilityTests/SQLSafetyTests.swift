@@ -21,6 +21,7 @@ import Testing
         "Database.swift: configuration.synchronous.rawValue": "Synchronous's raw values: OFF, NORMAL, FULL, EXTRA",
         "LibraryAPI.swift: Self.columns": "a static list of column names",
         "LibraryAPI+Search.swift: Self.columns": "a static list of column names",
+        "LibraryAPI+TitleMatch.swift: Self.columns": "a static list of column names",
         "LibraryAPI+ImportStaging.swift: table.rawValue": "BatchTable's raw values: import_batch, replaced_album",
         "PostgreSQLConnection+Transactions.swift: isolation.rawValue":
             "Isolation's raw values: READ COMMITTED, REPEATABLE READ, SERIALIZABLE",

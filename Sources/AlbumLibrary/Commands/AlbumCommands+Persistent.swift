@@ -73,6 +73,13 @@ extension ReplaceLibraryCommand: PersistentCommand {
     public static let kind = "albums.replace"
 }
 
+extension SkippedStepCommand: PersistentCommand {
+    /// The album library.
+    public typealias Receiver = LibraryAPI
+    /// The stored kind: `albums.skipped`.
+    public static let kind = "albums.skipped"
+}
+
 extension LibraryAPI {
     /// Every album command, for decoding a library's durable history.
     public static var commandRegistry: CommandRegistry<LibraryAPI> {
@@ -82,6 +89,7 @@ extension LibraryAPI {
         registry.register(EditAlbumCommand.self)
         registry.register(MoveAlbumCommand.self)
         registry.register(RevertStepCommand.self)
+        registry.register(SkippedStepCommand.self)
         // An import's entry leaving the history (a dropped redo tail, a trim, a clear) releases
         // the albums it staged for a redo.
         registry.register(ImportAlbumsCommand.self) { command, library in

@@ -5,11 +5,18 @@ import ArgumentParser
 struct AddSubcommand: AlbumsSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Add an album (at the end unless --at).",
-        discussion: "--title and --artist are required."
+        abstract: "Add an album (at the end unless --at)."
     )
 
     @ParentCommand var root: AlbumsCommandLine
+
+    // Not optional, so the usage shows them as required (no brackets) and ArgumentParser refuses
+    // a line without them; `CommandLineParser.reworded` says which one is missing.
+    @Option(name: [.short, .long], parsing: .unconditional, help: ArgumentHelp("The title.", valueName: "title"))
+    var title: String
+
+    @Option(name: [.short, .long], parsing: .unconditional, help: ArgumentHelp("The artist.", valueName: "artist"))
+    var artist: String
 
     @OptionGroup var fields: AlbumFieldOptions
 
@@ -20,8 +27,6 @@ struct AddSubcommand: AlbumsSubcommand {
 
     func action() throws(UsageError) -> AlbumsAction {
         let name = Self.name
-        guard let title = fields.title else { throw UsageError("add needs --title", command: name) }
-        guard let artist = fields.artist else { throw UsageError("add needs --artist", command: name) }
         var album = Album(title: title, artist: artist, genre: fields.genre ?? "")
         album.year = try fields.year.map { word throws(UsageError) in try ArgumentValue.year(word, command: name) }
         album.coverURL = try fields.cover.map { word throws(UsageError) in

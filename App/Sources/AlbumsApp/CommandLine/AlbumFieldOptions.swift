@@ -1,14 +1,9 @@
 import ArgumentParser
 
-/// The album fields `add` and `edit` take. Values are parsed unconditionally, so a title may look
-/// like an option (`--title --help`).
+/// The optional album fields `add` and `edit` share (each declares its own title and artist:
+/// `add` requires them, `edit` does not). Values are parsed unconditionally, so a value may look
+/// like an option (`--genre --help`).
 struct AlbumFieldOptions: ParsableArguments {
-    @Option(name: [.short, .long], parsing: .unconditional, help: ArgumentHelp("The title.", valueName: "title"))
-    var title: String?
-
-    @Option(name: [.short, .long], parsing: .unconditional, help: ArgumentHelp("The artist.", valueName: "artist"))
-    var artist: String?
-
     @Option(
         name: [.short, .long], parsing: .unconditional,
         help: ArgumentHelp("The genre (\"\" clears it).", valueName: "genre"))

@@ -2,7 +2,7 @@ import AlbumLibrary
 import Foundation
 
 /// How the command line names one album: a word that is a whole number is a position, one that is
-/// a UUID an id, any other an exact title (so an album titled "1999" is named by its id or
+/// a UUID an id, any other a title (so an album titled "1999" is named by its id or
 /// position). The session resolves it inside the change's transaction.
 extension AlbumReference {
     /// Reads a reference from one command-line word.

@@ -34,21 +34,30 @@ public enum AlbumsAction: Sendable, Hashable {
     /// `history [--limit N]`: each step's text, time and author, the current position marked
     /// (with `--author NAME`, only that author's steps).
     case history(limit: Int?)
-    /// `import [--replace] FILE|-`: append the albums of a file (or standard input) as one step,
-    /// or replace the library with them.
-    case importAlbums(source: String, replace: Bool)
+    /// `import [--replace] [--allow-duplicates] [--dry-run] FILE|-`: append the albums of a file
+    /// (or standard input) as one step, without those equal to one in the library or earlier in
+    /// the file unless `allowDuplicates`, or replace the library with them; `dryRun` says what it
+    /// would do and changes nothing.
+    case importAlbums(source: String, replace: Bool, allowDuplicates: Bool = false, dryRun: Bool = false)
     /// `export [--force] [FILE|-]`: write the library in the exchange format (standard output by
     /// default); `force` replaces a read-only file.
     case export(destination: String?, force: Bool = false)
+    /// `history --repair`: set aside the first step that no longer applies (the library was
+    /// changed outside albums), so that undo and redo go on without it.
+    case repairHistory
     /// `info`: the library's path, album count and history length.
     case info
+    /// `init [PATH] [--empty]`: create a library at `path` (the library albums uses when `nil`),
+    /// with the five default albums unless `empty`; refused when something is there already.
+    case initLibrary(path: String?, empty: Bool)
     /// Text to print as it is, exit 0: help, the version, a completion script.
     case output(String)
 
     /// Whether the action changes the library.
     public var isMutating: Bool {
         switch self {
-        case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .mine, .importAlbums: true
+        case .importAlbums(_, _, _, let dryRun): !dryRun
+        case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .mine, .initLibrary, .repairHistory: true
         case .interactive, .list, .show, .history, .historyTree, .export, .info, .output: false
         }
     }

@@ -11,7 +11,8 @@ struct AlbumsCommandLine: ParsableCommand {
         abstract: "An album library with undo that survives the process.",
         discussion: """
             With no subcommand, albums opens the terminal UI on a TTY and lists the albums otherwise. \
-            An ALBUM is a position (1 is the first), an album id, or an exact title. Changes are saved \
+            An ALBUM is a position (1 is the first), an album id, or a title (the exact one first, else \
+            the one title that matches with case and accents aside). Changes are saved \
             as they happen; undo and redo work across runs. Exit status: 0 on success, 1 when the \
             command fails, 2 for a usage error, 3 when a change was saved but its report could not \
             be written.

@@ -17,7 +17,7 @@ public enum CommandLineParser: Sendable {
     static let subcommands: [any AlbumsSubcommand.Type] = [
         ListSubcommand.self, ShowSubcommand.self, AddSubcommand.self, EditSubcommand.self, MoveSubcommand.self,
         DeleteSubcommand.self, UndoSubcommand.self, RedoSubcommand.self, HistorySubcommand.self,
-        ImportSubcommand.self, ExportSubcommand.self, InfoSubcommand.self,
+        ImportSubcommand.self, ExportSubcommand.self, InfoSubcommand.self, InitSubcommand.self,
     ]
 
     /// The subcommands' names, `help` included, in the order `--help` lists them.
@@ -94,6 +94,12 @@ public enum CommandLineParser: Sendable {
             return "unexpected argument '\(first)'\(forCommand)"
         }
         if let argument = quoted("Missing expected argument ") {
+            // A required option ("--title <title>"): its name and its value's, as the usage shows them.
+            if argument.hasPrefix("-") {
+                let option = argument.prefix { $0 != " " }
+                let value = argument.drop { $0 != "<" }.dropFirst().prefix { $0 != ">" }.uppercased()
+                return "\(command ?? "albums") needs \(option)" + (value.isEmpty ? "" : " \(value)")
+            }
             let label = argument.trimmingPrefix("<").prefix { $0 != ">" }.uppercased()
             return "\(command ?? "albums") needs \(label)"
         }

@@ -12,8 +12,15 @@ struct EditSubcommand: AlbumsSubcommand {
 
     @ParentCommand var root: AlbumsCommandLine
 
-    @Argument(help: ArgumentHelp("A position, an album id or an exact title.", valueName: "album"))
+    @Argument(help: ArgumentHelp("A position, an album id or a title.", valueName: "album"))
     var album: String
+
+    @Option(name: [.short, .long], parsing: .unconditional, help: ArgumentHelp("The new title.", valueName: "title"))
+    var title: String?
+
+    @Option(
+        name: [.short, .long], parsing: .unconditional, help: ArgumentHelp("The new artist.", valueName: "artist"))
+    var artist: String?
 
     @OptionGroup var fields: AlbumFieldOptions
 
@@ -21,10 +28,10 @@ struct EditSubcommand: AlbumsSubcommand {
         let name = Self.name
         let selector = try AlbumReference(parsing: album, label: "ALBUM", command: name)
         var changes = AlbumChanges()
-        changes.title = try fields.title.map { word throws(UsageError) in
+        changes.title = try title.map { word throws(UsageError) in
             try ArgumentValue.text(word, field: "title", required: true, command: name)
         }
-        changes.artist = try fields.artist.map { word throws(UsageError) in
+        changes.artist = try artist.map { word throws(UsageError) in
             try ArgumentValue.text(word, field: "artist", required: true, command: name)
         }
         changes.genre = try fields.genre.map { word throws(UsageError) in

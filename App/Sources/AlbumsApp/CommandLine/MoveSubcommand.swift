@@ -10,7 +10,7 @@ struct MoveSubcommand: AlbumsSubcommand {
 
     @ParentCommand var root: AlbumsCommandLine
 
-    @Argument(help: ArgumentHelp("A position, an album id or an exact title.", valueName: "album"))
+    @Argument(help: ArgumentHelp("A position, an album id or a title.", valueName: "album"))
     var album: String
 
     @Argument(help: ArgumentHelp("The position it ends up at.", valueName: "to"))

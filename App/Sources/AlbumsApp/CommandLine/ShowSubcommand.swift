@@ -10,7 +10,7 @@ struct ShowSubcommand: AlbumsSubcommand {
 
     @ParentCommand var root: AlbumsCommandLine
 
-    @Argument(help: ArgumentHelp("A position, an album id or an exact title.", valueName: "album"))
+    @Argument(help: ArgumentHelp("A position, an album id or a title.", valueName: "album"))
     var album: String
 
     func action() throws(UsageError) -> AlbumsAction {

@@ -1,0 +1,124 @@
+public import CommandKit
+import CommandStore
+import Foundation
+import SQLiteDatabase
+
+extension LibraryError.Code {
+    /// A stored step no longer applies to the library, which another program changed (a row
+    /// edited or deleted with the sqlite3 shell): undo or redo refused it, and
+    /// ``LibrarySession/repairHistory()`` lets the history go on without it.
+    public static let stepNoLongerApplies = LibraryError.Code(rawValue: "step-no-longer-applies")
+}
+
+extension LibrarySession {
+    /// A step ``LibrarySession/repairHistory()`` set aside.
+    public struct RepairedStep: Sendable, Hashable {
+        /// The step's number in the history's tree (what `albums undo --to` takes).
+        public var step: HistoryNode.ID
+        /// The step's text before the repair (“Delete “Low””).
+        public var text: String
+        /// Why it no longer applied, as its undo or redo said it.
+        public var reason: String
+        /// Whether it was its undo (rather than its redo) that no longer applied.
+        public var wasUndo: Bool
+    }
+
+    /// Lets the history go on without the first step that no longer applies: the nearest one
+    /// below the current state whose undo fails, else the nearest above it whose redo fails.
+    ///
+    /// The step is replaced by a ``SkippedStepCommand`` (its text kept, and why it was skipped),
+    /// which undo and redo pass over; every other step, and every album, stays as it is. Which
+    /// step, and whether there is one, is decided inside the write transaction that replaces it,
+    /// by running the steps' undos (then redos) in a savepoint that is rolled back.
+    ///
+    /// - Returns: The step set aside.
+    /// - Throws: ``LibraryError/Code/nothingToChange`` when every step applies (nothing is
+    ///   written), or a storage error.
+    /// - Complexity: O(*k*) steps run (and rolled back) for the *k*-th step from the current state.
+    @discardableResult
+    public func repairHistory() throws -> RepairedStep {
+        var repaired: RepairedStep?
+        try database.inTransaction(.immediate) {
+            try history.refresh()
+            let index = try history.committedIndex()
+            guard
+                let broken = try brokenStep(from: index, undoing: true, limit: index)
+                    ?? brokenStep(from: index, undoing: false, limit: history.count - index)
+            else {
+                throw LibraryError(.nothingToChange, "every step of the history applies: nothing to repair")
+            }
+            if case .command(let stored) = try history.command(at: broken.position) {
+                // What the step kept aside for its undo or redo goes with it.
+                if let imported = stored as? ImportAlbumsCommand { try library.discardStagedImport(imported.batch) }
+                if let replaced = stored as? ReplaceLibraryCommand { try library.discardReplacement(replaced.batch) }
+            }
+            try history.replaceCommand(
+                at: broken.position, with: SkippedStepCommand(skippedText: broken.record.text, reason: broken.reason),
+                expecting: broken.record.id)
+            repaired = RepairedStep(
+                step: try history.node(at: broken.position), text: broken.record.text, reason: broken.reason,
+                wasUndo: broken.undoing)
+            return .commit
+        }
+        guard let repaired else { preconditionFailure("the repair's transaction returned without a step") }
+        return repaired
+    }
+
+    /// A step that does not apply: where it is, its record, and why.
+    struct BrokenStep {
+        var position: Int
+        var record: HistoryRecord
+        var reason: String
+        var undoing: Bool
+    }
+
+    /// The first of up to `limit` steps from `index` (down when `undoing`, else up) whose undo or
+    /// redo throws, each run after the ones before it, all in a savepoint rolled back.
+    func brokenStep(from index: Int, undoing: Bool, limit: Int) throws -> BrokenStep? {
+        var found: BrokenStep?
+        try database.inSavepoint {
+            var position = undoing ? index - 1 : index
+            for _ in 0..<max(0, limit) {
+                guard (0..<history.count).contains(position),
+                    case .command(var command) = try history.command(at: position)
+                else { break }  // A macro is not run apart from its history.
+                do {
+                    if undoing { try command.undo(on: library) } else { try command.redo(on: library) }
+                } catch {
+                    found = BrokenStep(
+                        position: position, record: try history.record(at: position), reason: Self.reason(error),
+                        undoing: undoing)
+                    break
+                }
+                position += undoing ? -1 : 1
+            }
+            return .rollback
+        }
+        return found
+    }
+
+    /// The refusal of an undo or redo of `count` steps that failed with `error`, naming the step
+    /// that no longer applies and the way out; `error` itself when every step applies.
+    func refusal(afterFailed error: any Error, undoing: Bool, count: Int) -> any Error {
+        guard !(error is StoreError),
+            ![.historyChanged, .nothingToUndo, .nothingToRedo].contains((error as? LibraryError)?.code),
+            let index = try? history.committedIndex(),
+            let broken = try? brokenStep(from: index, undoing: undoing, limit: count)
+        else { return error }
+        let step = (try? history.node(at: broken.position)).map { "step \($0) " } ?? ""
+        return LibraryError(
+            .stepNoLongerApplies,
+            "cannot \(undoing ? "undo" : "redo") \(step)“\(broken.record.text)”: \(broken.reason); "
+                + "the library was changed outside albums since (`albums history --repair` lets the history go on without this step)"
+        )
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        switch error {
+        case let error as LibraryError: error.message
+        case let error as DatabaseError: error.message
+        case let error as StoreError: error.message
+        default: "\(error)"
+        }
+    }
+}
