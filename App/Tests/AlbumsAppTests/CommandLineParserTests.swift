@@ -27,16 +27,17 @@ import Testing
 
     @Test func parsesGlobalOptionsBeforeAndAfterTheCommand() throws {
         let before = try parse("--db", "/tmp/a", "--json", "--launch-report", "list")
-        #expect(before.action == .list(search: nil, order: .position))
+        #expect(before.action == .list(query: nil, order: .position))
         #expect(before.options == GlobalOptions(databasePath: "/tmp/a", json: true, launchReport: true))
         let after = try parse("list", "--json", "--db=/tmp/b")
         #expect(after.options == GlobalOptions(databasePath: "/tmp/b", json: true))
     }
 
     @Test func parsesEveryCommand() throws {
-        #expect(try command("list") == .list(search: nil, order: .position))
-        #expect(try command("list", "--search", "sun", "--sort", "year") == .list(search: "sun", order: .year))
-        #expect(try command("list", "-s", "Björk") == .list(search: "Björk", order: .position))
+        #expect(try command("list") == .list(query: nil, order: .position))
+        #expect(
+            try command("list", "--search", "sun", "--sort", "year") == .list(query: .containing("sun"), order: .year))
+        #expect(try command("list", "-s", "Björk") == .list(query: .containing("Björk"), order: .position))
         #expect(try command("show", "2") == .show(.position(2)))
         #expect(try command("show", "Best of Bowie") == .show(.title("Best of Bowie")))
         let id = UUID()
@@ -129,7 +130,8 @@ import Testing
         (["frobnicate"], "unknown command 'frobnicate'"),
         (["--frobnicate"], "unknown option '--frobnicate'"),
         (["list", "--verbose"], "unknown option '--verbose' for list"),
-        (["list", "extra"], "unexpected argument 'extra' for list"),
+        (["info", "extra"], "unexpected argument 'extra' for info"),
+        (["list", "foo:bar"], "bad query: unknown field ‘foo’"),
         (["show"], "show needs ALBUM"),
         (["show", "0"], "ALBUM 0 is not a position"),
         (["show", "-1"], "-1 is not a position"),
@@ -187,8 +189,8 @@ import Testing
         (["delete", "1", "Rock 'n' Roll"], "unexpected argument 'Rock 'n' Roll' for delete"),
         (["show", "1", "Say \"Hi\""], "unexpected argument 'Say \"Hi\"' for show"),
         (["show", "1", "‘Heroes’"], "unexpected argument '‘Heroes’' for show"),
-        (["list", "Don't say \"no\""], "unexpected argument 'Don't say \"no\"' for list"),
-        (["list", "'"], "unexpected argument ''' for list"),
+        (["info", "Don't say \"no\""], "unexpected argument 'Don't say \"no\"' for info"),
+        (["info", "'"], "unexpected argument ''' for info"),
         (["delete", "1", "It's", "Rock 'n' Roll"], "unexpected argument 'It's' for delete"),
         (["delete", "1", "It", "It's"], "unexpected argument 'It' for delete"),
         (["list", "--it's"], "unknown option '--it's' for list"),

@@ -21,6 +21,10 @@ import Testing
         "Database.swift: configuration.synchronous.rawValue": "Synchronous's raw values: OFF, NORMAL, FULL, EXTRA",
         "LibraryAPI.swift: Self.columns": "a static list of column names",
         "LibraryAPI+Search.swift: Self.columns": "a static list of column names",
+        "LibraryAPI+Query.swift: Self.columns": "a static list of column names",
+        "LibraryAPI+Query.swift: condition.sql":
+            "QueryCondition's SQL: assembled in QueryCondition.swift from its constant fragments only, every value bound",
+        "LibraryAPI+Streaming.swift: Self.columns": "a static list of column names",
         "LibraryAPI+ImportStaging.swift: table.rawValue": "BatchTable's raw values: import_batch, replaced_album",
     ]
 

@@ -8,8 +8,9 @@ public import AlbumLibrary
 public enum AlbumsAction: Sendable, Hashable {
     /// No subcommand: the terminal UI on a TTY, `list` otherwise.
     case interactive
-    /// `list [--search TEXT] [--sort KEY]`: the albums with their positions.
-    case list(search: String?, order: AlbumOrder)
+    /// `list [QUERY…] [--search TEXT] [--sort KEY]`: the albums (those the query matches) with
+    /// their positions.
+    case list(query: AlbumQuery?, order: AlbumOrder)
     /// `show ALBUM`: one album's details.
     case show(AlbumReference)
     /// `add --title T --artist A [...] [--at POSITION]`: a new album, at the end by default.

@@ -42,7 +42,8 @@ struct ArgumentScan {
             let word = words[index]
             index += 1
             if word == "--" { break }
-            if let subcommand, let number = Int(word), number < 0 {
+            // A list query's "-1999" is a negated term, not a number.
+            if let subcommand, subcommand != "list", let number = Int(word), number < 0 {
                 // ArgumentParser would read "-2" as a short option.
                 throw UsageError(
                     subcommand == "undo" || subcommand == "redo"

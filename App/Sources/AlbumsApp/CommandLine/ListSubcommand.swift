@@ -1,7 +1,7 @@
 import AlbumLibrary
 import ArgumentParser
 
-/// `albums list [--search TEXT] [--sort KEY]`.
+/// `albums list [QUERY…] [--search TEXT] [--sort KEY]`.
 struct ListSubcommand: AlbumsSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
@@ -9,10 +9,21 @@ struct ListSubcommand: AlbumsSubcommand {
         discussion: """
             * marks the current album. With --json: an array of objects with position, current and \
             every album field (null when empty).
+
+            A query is words that must all match: a bare word or "quoted phrase" is looked for in \
+            title, artist and genre (ignoring case and accents); title:, artist:, genre: look in one \
+            field; year:1999, year:1990..1999, year:..1970, year:2000..; id:3F2A (the id's start); \
+            field::regex; ^term (or -term after --) negates; "," or OR between terms separates \
+            alternatives. Example: albums list artist:bowie year:1970..1979 ^live
             """
     )
 
     @ParentCommand var root: AlbumsCommandLine
+
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("Terms the albums must match (see below).", valueName: "query"))
+    var query: [String] = []
 
     @Option(
         name: [.short, .long],
@@ -40,6 +51,21 @@ struct ListSubcommand: AlbumsSubcommand {
         if let search, search.isEmpty {
             throw UsageError("--search needs some text", command: Self.name)
         }
-        return .list(search: search, order: order)
+        // `.allUnrecognized` hands over mistyped options too: "--srot" is one, never a term.
+        if let option = query.first(where: { $0.hasPrefix("--") && $0.count > 2 }) {
+            throw UsageError("unknown option '\(option.prefix { $0 != "=" })' for \(Self.name)", command: Self.name)
+        }
+        let parsed: AlbumQuery?
+        do {
+            parsed = try AlbumQuery.parse(words: query)
+        } catch {
+            throw UsageError(error.message, command: Self.name)
+        }
+        switch (search.map(AlbumQuery.containing), parsed) {
+        case (nil, nil): return .list(query: nil, order: order)
+        case (let one?, nil), (nil, let one?): return .list(query: one, order: order)
+        case (let search?, let parsed?):
+            return .list(query: AlbumQuery(.all([search.expression, parsed.expression])), order: order)
+        }
     }
 }

@@ -56,7 +56,7 @@ enum QuickParse {
         do {
             switch (subcommand, operands.count) {
             case (nil, 0): return .interactive
-            case ("list", 0): return .list(search: nil, order: .position)
+            case ("list", 0): return .list(query: nil, order: .position)
             case ("history", 0): return .history(limit: nil)
             case ("info", 0): return .info
             case ("export", 0): return .export(destination: nil)
