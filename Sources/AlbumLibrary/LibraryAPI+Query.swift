@@ -15,10 +15,10 @@ extension LibraryAPI {
     ///   - order: How to order the result; ties keep library order.
     /// - Returns: The matching albums with their 1-based positions.
     /// - Throws: `DatabaseError` if the library cannot be read.
-    /// - Complexity: as the streaming `forEachAlbum(matching:order:batchSize:_:)`.
+    /// - Complexity: as ``forEachAlbum(matching:sort:batchSize:_:)``.
     public func albums(matching query: AlbumQuery, order: AlbumOrder) throws -> [(position: Int, album: Album)] {
         var rows: [(position: Int, album: Album)] = []
-        try forEachAlbum(matching: query, order: order) { rows += $0 }
+        try forEachAlbum(matching: query, sort: AlbumSort(order)) { rows += $0 }
         return rows
     }
 

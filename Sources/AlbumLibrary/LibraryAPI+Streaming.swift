@@ -84,26 +84,26 @@ extension LibraryAPI {
     ) throws {
         // An empty search finds nothing (a query's empty phrase would find everything).
         if let query, SearchText.folded(query).isEmpty { return }
-        try forEachAlbum(matching: query.map(AlbumQuery.containing), order: order, batchSize: batchSize, body)
+        try forEachAlbum(matching: query.map(AlbumQuery.containing), sort: AlbumSort(order), batchSize: batchSize, body)
     }
 
-    /// The albums that match a query, in an order, with their positions, handed to `body` a batch
-    /// at a time: what `albums list QUERY…` prints.
+    /// The albums that match a query, sorted, with their positions, handed to `body` a batch at a
+    /// time: what `albums list QUERY… --sort KEYS` prints.
     ///
-    /// Memory holds, per matching album, its row, its position and what it is ordered by, never
+    /// Memory holds, per matching album, its row, its position and what it is sorted by, never
     /// the album: each batch is read back by row when its turn comes. Everything is read in one
     /// transaction, one snapshot.
     ///
     /// ```swift
     /// let query = try AlbumQuery(parsing: "genre:jazz year:1955..1965 -artist:davis")
-    /// try library.forEachAlbum(matching: query, order: .year) { rows in
+    /// try library.forEachAlbum(matching: query, sort: try AlbumSort(parsing: "year-,title")) { rows in
     ///     for row in rows { print(row.position, row.album.title) }
     /// }
     /// ```
     ///
     /// - Parameters:
     ///   - query: What the albums must match (see ``AlbumQuery``); `nil` for every album.
-    ///   - order: How to order them; ties keep library order.
+    ///   - sort: How to order them; albums equal on every key keep library order.
     ///   - batchSize: The most albums handed over at once.
     ///   - body: Called with each batch, in order.
     /// - Throws: `DatabaseError` if the library cannot be read, or what `body` throws.
@@ -112,10 +112,11 @@ extension LibraryAPI {
     ///   album) and one walk over the `sort_key` index to find their positions; memory O(*m*)
     ///   small entries.
     public func forEachAlbum(
-        matching query: AlbumQuery?, order: AlbumOrder, batchSize: Int = 1_000,
+        matching query: AlbumQuery?, sort: AlbumSort, batchSize: Int = 1_000,
         _ body: ([(position: Int, album: Album)]) throws -> Void
     ) throws {
-        if query == nil && order == .position {
+        let keys = sort.keys.prefix { $0.order != .position || $0.descending }
+        if query == nil && keys.isEmpty {
             var position = 0
             return try forEachAlbum(batchSize: batchSize) { albums in
                 try body(
@@ -126,20 +127,55 @@ extension LibraryAPI {
             }
         }
         try database.inTransaction(.deferred) {
-            switch order {
-            case .position:
+            switch (keys.count, keys.first?.descending) {
+            case (0, _):
                 try emit(try entries(matching: query) { _ in 0 }, batchSize: batchSize, body)
-            case .title:
-                try emit(try entries(matching: query) { try $0.text(at: 1).lowercased() }, batchSize: batchSize, body)
-            case .artist:
-                try emit(try entries(matching: query) { try $0.text(at: 2).lowercased() }, batchSize: batchSize, body)
-            case .year:
-                // Albums without a year go last: Int.max sorts after every year.
+            case (1, false?):
+                // One ascending key, the everyday sort: compared without the composite key's arrays.
                 try emit(
-                    try entries(matching: query) { $0.isNull(at: 4) ? Int.max : Int(try $0.integer(at: 4)) },
-                    batchSize: batchSize, body)
+                    try entries(matching: query) { try SortValue(keys[keys.startIndex], $0) }, batchSize: batchSize,
+                    body)
+            default:
+                let descending = keys.map(\.descending)
+                try emit(
+                    try entries(matching: query) { columns in
+                        CompositeSortKey(values: try keys.map { try SortValue($0, columns) }, descending: descending)
+                    }, batchSize: batchSize, body)
             }
             return .commit
+        }
+    }
+
+    /// One key's value of an album, read from a row of ``columns`` and rowid.
+    private enum SortValue: Comparable {
+        case text(String)
+        case number(Int64)
+
+        init(_ key: AlbumSort.Key, _ columns: borrowing ColumnReader) throws {
+            switch key.order {
+            // Library order is sort_key order.
+            case .position: self = .number(try columns.integer(at: 6))
+            case .title: self = .text(try columns.text(at: 1).lowercased())
+            case .artist: self = .text(try columns.text(at: 2).lowercased())
+            case .year:
+                // Albums without a year go last, whichever the direction.
+                self =
+                    columns.isNull(at: 4) ? .number(key.descending ? .min : .max) : .number(try columns.integer(at: 4))
+            }
+        }
+    }
+
+    /// Several keys' values, compared in turn, each in its direction.
+    private struct CompositeSortKey: Comparable {
+        var values: [SortValue]
+        var descending: [Bool]
+
+        static func < (left: Self, right: Self) -> Bool {
+            for index in left.values.indices where left.values[index] != right.values[index] {
+                return left.descending[index]
+                    ? left.values[index] > right.values[index] : left.values[index] < right.values[index]
+            }
+            return false
         }
     }
 

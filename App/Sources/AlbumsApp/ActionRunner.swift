@@ -18,8 +18,21 @@ struct ActionRunner {
         switch action {
         case .interactive:
             try list(query: nil, order: .position)
-        case .list(let query, let order):
+        case .list(let query, let order, nil):
             try list(query: query, order: order)
+        case .list(let query, let order, let template?):
+            try library.inOneSnapshot {
+                let current = try library.currentAlbumID()
+                try library.forEachAlbum(matching: query, sort: order) { rows in
+                    var text = ""
+                    for row in rows {
+                        text += template.line(
+                            for: row.album, position: row.position, isCurrent: row.album.id == current)
+                        text += "\n"
+                    }
+                    console.write(text)
+                }
+            }
         case .show(let album):
             let row = try library.find(album)
             console.write(options.json ? AlbumFormatter.showJSON(row) : AlbumFormatter.showText(row))
@@ -120,6 +133,9 @@ struct ActionRunner {
                     History:  \(info.historySteps) step\(info.historySteps == 1 ? "" : "s") (\(info.done) done)
 
                     """)
+        case .stats:
+            let statistics = try session.statistics()
+            console.write(options.json ? AlbumFormatter.json(statistics) : AlbumFormatter.statsText(statistics))
         case .output(let text):
             console.write(text)
         }
@@ -128,12 +144,12 @@ struct ActionRunner {
     /// Lists in bounded memory, whatever the library's size: the rows are read a batch at a time
     /// and written as they come (text in two passes, one to measure the columns), all in one
     /// snapshot of the library.
-    private func list(query: AlbumQuery?, order: AlbumOrder) throws {
+    private func list(query: AlbumQuery?, order: AlbumSort) throws {
         try library.inOneSnapshot {
             let current = try library.currentAlbumID()
             if options.json {
                 var writer = AlbumFormatter.ListJSONWriter()
-                try library.forEachAlbum(matching: query, order: order) { rows in
+                try library.forEachAlbum(matching: query, sort: order) { rows in
                     console.write(writer.text(for: rows, currentID: current))
                 }
                 console.write(writer.end())
@@ -147,7 +163,7 @@ struct ActionRunner {
                         title: title, artist: artist, genre: genre, hasYear: hasYear, position: table.rows + 1)
                 }
             } else {
-                try library.forEachAlbum(matching: query, order: .position) { rows in
+                try library.forEachAlbum(matching: query, sort: .position) { rows in
                     for row in rows { table.measure(row.album, position: row.position) }
                 }
             }
@@ -158,7 +174,7 @@ struct ActionRunner {
             }
             table.fit(width: terminalWidth)
             var text: [UInt8] = []
-            try library.forEachAlbum(matching: query, order: order) { rows in
+            try library.forEachAlbum(matching: query, sort: order) { rows in
                 text.removeAll(keepingCapacity: true)
                 for row in rows { table.appendLine(row.album, position: row.position, currentID: current, to: &text) }
                 console.write(String(decoding: text, as: UTF8.self))

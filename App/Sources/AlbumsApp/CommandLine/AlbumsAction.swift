@@ -8,9 +8,10 @@ public import AlbumLibrary
 public enum AlbumsAction: Sendable, Hashable {
     /// No subcommand: the terminal UI on a TTY, `list` otherwise.
     case interactive
-    /// `list [QUERY…] [--search TEXT] [--sort KEY]`: the albums (those the query matches) with
+    /// `list [QUERY…] [--search TEXT] [--sort KEYS]`: the albums (those the query matches) with
     /// their positions.
-    case list(query: AlbumQuery?, order: AlbumOrder)
+    /// With `--format`, one line per album from the template instead of the table.
+    case list(query: AlbumQuery?, order: AlbumSort, format: ListTemplate? = nil)
     /// `show ALBUM`: one album's details.
     case show(AlbumReference)
     /// `add --title T --artist A [...] [--at POSITION]`: a new album, at the end by default.
@@ -43,6 +44,8 @@ public enum AlbumsAction: Sendable, Hashable {
     case export(destination: String?, force: Bool = false)
     /// `info`: the library's path, album count and history length.
     case info
+    /// `stats`: albums, artists, genres, year span, history steps and size on disk.
+    case stats
     /// Text to print as it is, exit 0: help, the version, a completion script.
     case output(String)
 
@@ -50,7 +53,7 @@ public enum AlbumsAction: Sendable, Hashable {
     public var isMutating: Bool {
         switch self {
         case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .mine, .importAlbums: true
-        case .interactive, .list, .show, .history, .historyTree, .export, .info, .output: false
+        case .interactive, .list, .show, .history, .historyTree, .export, .info, .stats, .output: false
         }
     }
 }

@@ -12,7 +12,7 @@ struct ArgumentScan {
     /// The options whose value is the next word (or follows `=`), every spelling.
     static let optionsTakingValues: Set<String> = [
         "--db", "--title", "-t", "--artist", "-a", "--genre", "-g", "--year", "-y", "--cover", "-c", "--at",
-        "--search", "-s", "--sort", "--limit", "-n", "--to", "--author", "--generate-completion-script",
+        "--search", "-s", "--sort", "--format", "--limit", "-n", "--to", "--author", "--generate-completion-script",
     ]
 
     /// The long name of a short option, so `-t X --title Y` counts as a repeat.

@@ -1,7 +1,7 @@
 import AlbumLibrary
 import ArgumentParser
 
-/// `albums list [QUERY…] [--search TEXT] [--sort KEY]`.
+/// `albums list [QUERY…] [--search TEXT] [--sort KEYS] [--format TEMPLATE]`.
 struct ListSubcommand: AlbumsSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
@@ -34,19 +34,29 @@ struct ListSubcommand: AlbumsSubcommand {
     var search: String?
 
     @Option(
-        help: ArgumentHelp("The order: position (default), title, artist or year.", valueName: "key"),
+        help: ArgumentHelp(
+            "The order: position (default), title, artist or year, each + (ascending) or - (descending), several separated by commas (year-,title).",
+            valueName: "keys"),
         completion: .list(AlbumOrder.allCases.map(\.rawValue))
     )
     var sort: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "One line per album from a template: $position, $title, $artist, $genre, $year, $id, $cover, $current (${year} before letters, $$ for $).",
+            valueName: "template")
+    )
+    var format: String?
+
     func action() throws(UsageError) -> AlbumsAction {
-        var order = AlbumOrder.position
+        let template = try format.map { text throws(UsageError) in try ListTemplate(parsing: text) }
+        var order = AlbumSort.position
         if let sort {
-            guard let known = AlbumOrder(rawValue: sort) else {
-                let names = AlbumOrder.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError("unknown sort key '\(sort)' (known: \(names))", command: Self.name)
+            do {
+                order = try AlbumSort(parsing: sort)
+            } catch {
+                throw UsageError(error.message, command: Self.name)
             }
-            order = known
         }
         if let search, search.isEmpty {
             throw UsageError("--search needs some text", command: Self.name)
@@ -62,10 +72,11 @@ struct ListSubcommand: AlbumsSubcommand {
             throw UsageError(error.message, command: Self.name)
         }
         switch (search.map(AlbumQuery.containing), parsed) {
-        case (nil, nil): return .list(query: nil, order: order)
-        case (let one?, nil), (nil, let one?): return .list(query: one, order: order)
+        case (nil, nil): return .list(query: nil, order: order, format: template)
+        case (let one?, nil), (nil, let one?): return .list(query: one, order: order, format: template)
         case (let search?, let parsed?):
-            return .list(query: AlbumQuery(.all([search.expression, parsed.expression])), order: order)
+            return .list(
+                query: AlbumQuery(.all([search.expression, parsed.expression])), order: order, format: template)
         }
     }
 }
