@@ -69,7 +69,7 @@ public struct AlbumSort: Sendable, Hashable, CustomStringConvertible {
             var descending = false
             if let last = name.last, last == "+" || last == "-" {
                 descending = last == "-"
-                name.removeLast()
+                name = String(name.dropLast()).trimmingCharacters(in: .whitespaces)
             }
             guard let order = AlbumOrder(rawValue: name) else {
                 let shown = LibraryError.excerpt(of: String(part))

@@ -1,6 +1,6 @@
 /// What `albums stats` reports: the library's albums, artists, genres and years, its history's
 /// length and its size on disk.
-public struct LibraryStatistics: Sendable, Hashable, Codable {
+public struct LibraryStatistics: Sendable, Hashable, Encodable {
     /// The number of albums.
     public var albums: Int
     /// The number of different artists (exact names).
