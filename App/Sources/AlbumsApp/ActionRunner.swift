@@ -60,6 +60,8 @@ struct ActionRunner {
                     command: "delete", step: change.command.text, id: change.album.id, title: change.album.title,
                     position: change.position),
                 "Deleted \(DisplayText.quoted(change.album.title)) (position \(change.position))")
+        case .bulk(let request):
+            try runBulk(request)
         case .undo(let count):
             let texts = try session.undo(count: count).map(\.text)
             report(

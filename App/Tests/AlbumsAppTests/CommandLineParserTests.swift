@@ -145,7 +145,7 @@ import Testing
         (["history", "-n", "-1"], "-n -1 must be at least 1"),
         (["add", "--title", "T", "--artist", "A", "--at", "-2"], "--at -2 is not a position (positions start at 1)"),
         (["add", "--title", "T", "--artist", "A", "-y", "-5"], "-y -5 is out of range (1...9999)"),
-        (["delete", "1", "2"], "unexpected argument '2' for delete"),
+        (["show", "1", "2"], "unexpected argument '2' for show"),
         (["move", "1"], "move needs TO"),
         (["undo", "0"], "COUNT 0 must be at least 1"),
         (["undo", "many"], "COUNT 'many' is not a whole number"),
@@ -185,14 +185,14 @@ import Testing
     /// An argument the message names is named whole, whatever quotes it holds: ArgumentParser's
     /// message quotes it with apostrophes, and the argument's own apostrophe must not end it.
     @Test(arguments: [
-        (["delete", "Best of Bowie", "It's My Life"], "unexpected argument 'It's My Life' for delete"),
-        (["delete", "1", "Rock 'n' Roll"], "unexpected argument 'Rock 'n' Roll' for delete"),
+        (["show", "Best of Bowie", "It's My Life"], "unexpected argument 'It's My Life' for show"),
+        (["show", "1", "Rock 'n' Roll"], "unexpected argument 'Rock 'n' Roll' for show"),
         (["show", "1", "Say \"Hi\""], "unexpected argument 'Say \"Hi\"' for show"),
         (["show", "1", "‘Heroes’"], "unexpected argument '‘Heroes’' for show"),
         (["info", "Don't say \"no\""], "unexpected argument 'Don't say \"no\"' for info"),
         (["info", "'"], "unexpected argument ''' for info"),
-        (["delete", "1", "It's", "Rock 'n' Roll"], "unexpected argument 'It's' for delete"),
-        (["delete", "1", "It", "It's"], "unexpected argument 'It' for delete"),
+        (["show", "1", "It's", "Rock 'n' Roll"], "unexpected argument 'It's' for show"),
+        (["show", "1", "It", "It's"], "unexpected argument 'It' for show"),
         (["list", "--it's"], "unknown option '--it's' for list"),
         (["list", "--it's=\"x\""], "unknown option '--it's' for list"),
         (["--rock'n'roll"], "unknown option '--rock'n'roll'"),

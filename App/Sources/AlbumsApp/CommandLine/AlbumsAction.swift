@@ -22,6 +22,8 @@ public enum AlbumsAction: Sendable, Hashable {
     case move(AlbumReference, to: Int)
     /// `delete ALBUM`.
     case delete(AlbumReference)
+    /// `delete`, `edit` or `move --to` naming several albums or a query: one step.
+    case bulk(BulkRequest)
     /// `undo [COUNT]`.
     case undo(count: Int)
     /// `redo [COUNT]`.
@@ -53,6 +55,7 @@ public enum AlbumsAction: Sendable, Hashable {
     public var isMutating: Bool {
         switch self {
         case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .mine, .importAlbums: true
+        case .bulk(let request): !request.dryRun
         case .interactive, .list, .show, .history, .historyTree, .export, .info, .stats, .output: false
         }
     }

@@ -53,6 +53,12 @@ enum QuickParse {
     }
 
     private static func action(_ subcommand: String?, _ operands: [String]) -> AlbumsAction? {
+        // A query's words (`delete genre:pop`) are for the subcommand's own parsing.
+        if subcommand == "delete" || subcommand == "move", let first = operands.first,
+            (try? BulkOptions.selection([first], command: "")) != .some(nil)
+        {
+            return nil
+        }
         do {
             switch (subcommand, operands.count) {
             case (nil, 0): return .interactive
