@@ -51,7 +51,10 @@ extension LibrarySession {
             }
             guard !changed.isEmpty else {
                 throw LibraryError(
-                    .nothingToChange, "the \(Self.count(members)) already have those values: nothing to edit")
+                    .nothingToChange,
+                    members.count == 1
+                        ? "the album already has those values: nothing to edit"
+                        : "the \(members.count) albums already have those values: nothing to edit")
             }
             try Self.check(changed, expected)
             return BulkChangeCommand(action: .edit(changes), members: changed)
@@ -81,12 +84,14 @@ extension LibrarySession {
             guard (1...last).contains(position) else {
                 throw LibraryError(
                     .positionOutOfRange,
-                    "position \(position) is out of range for \(Self.count(members)) (1...\(last))")
+                    "position \(position) is out of range for \(Self.count(members.count)) (1...\(last))")
             }
             guard members.enumerated().contains(where: { $0.element.position != position + $0.offset }) else {
                 throw LibraryError(
                     .nothingToChange,
-                    "the \(Self.count(members)) are at positions \(position)… already: nothing to move")
+                    members.count == 1
+                        ? "the album is at position \(position) already: nothing to move"
+                        : "the \(members.count) albums are at positions \(position)… already: nothing to move")
             }
             return BulkChangeCommand(action: .move(to: position), members: members)
         }
@@ -146,7 +151,5 @@ extension LibrarySession {
             "the library changed since the \(count(expected.count)) were shown: nothing changed; run the command again")
     }
 
-    private static func count(_ members: [BulkChangeCommand.Member]) -> String { count(members.count) }
-
-    private static func count(_ number: Int) -> String { number == 1 ? "album" : "\(number) albums" }
+    private static func count(_ number: Int) -> String { number == 1 ? "1 album" : "\(number) albums" }
 }

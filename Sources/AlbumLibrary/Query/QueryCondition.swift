@@ -88,8 +88,8 @@ struct QueryCondition {
         }
     }
 
-    /// The index's phrase for folded text it can find (three characters or more), else `nil`.
+    /// The index's phrase for folded text it can find (three characters or more, no NUL), else `nil`.
     private static func indexed(_ folded: String) -> String? {
-        folded.count >= SearchText.indexedLength ? SearchText.phrase(folded) : nil
+        SearchText.isIndexable(folded) ? SearchText.phrase(folded) : nil
     }
 }
