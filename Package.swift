@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "_FuzzSupport", targets: ["FuzzSupport"]),
         .executable(name: "fuzz-stored-commands", targets: ["fuzz-stored-commands"]),
         .executable(name: "fuzz-album-import", targets: ["fuzz-album-import"]),
+        .executable(name: "fuzz-album-query", targets: ["fuzz-album-query"]),
     ],
     traits: [
         // Opt-in (not a default trait), so SwiftPM prunes the server packages for everyone else.
@@ -89,6 +90,8 @@ let package = Package(
         .executableTarget(
             name: "fuzz-stored-commands", dependencies: ["SQLiteDatabase", "CommandStore", "CommandKit", "FuzzSupport"]),
         .executableTarget(name: "fuzz-album-import", dependencies: ["AlbumLibrary", "FuzzSupport"]),
+        .executableTarget(
+            name: "fuzz-album-query", dependencies: ["AlbumLibrary", "CommandStore", "SQLiteDatabase", "FuzzSupport"]),
 
         // Helpers every test target shares (a seeded generator, awaiting a child process's exit).
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -57,7 +57,8 @@ let package = Package(
             name: "ReliabilityTests",
             dependencies: [
                 kit("SQLiteDatabase"), kit("CommandStore"), kit("CommandKit"), kit("AlbumLibrary"), "albums",
-                "fuzz-cli-arguments", kit("fuzz-stored-commands"), kit("fuzz-album-import"), kit("_TestSupport"),
+                "fuzz-cli-arguments", kit("fuzz-stored-commands"), kit("fuzz-album-import"), kit("fuzz-album-query"),
+                kit("_TestSupport"),
             ]
         ),
         // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).

@@ -2,7 +2,7 @@
 # Fuzzes every fuzz target with libFuzzer for the given time each (default 60 s), starting from the
 # committed seed corpus in Fuzz/<name>/corpus, and prints executions and time per target.
 #
-#   Scripts/fuzz.sh [seconds] [target...]     targets: stored-commands cli-arguments album-import (default: all)
+#   Scripts/fuzz.sh [seconds] [target...]     targets: stored-commands cli-arguments album-import album-query (default: all)
 #
 # Build: `--scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING`.
 # New interesting inputs go to fuzz-out/<name>/corpus (not committed; copy the useful ones into

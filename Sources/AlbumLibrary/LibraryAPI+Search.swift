@@ -64,7 +64,7 @@ extension LibraryAPI {
         guard !folded.isEmpty else { return found }
         let statement: Statement
         let arguments: [any DatabaseValueConvertible]
-        if folded.count >= SearchText.indexedLength {
+        if SearchText.isIndexable(folded) {
             // The index proposes, the column decides: a match must contain the text itself.
             statement = try database.cachedStatement(
                 """

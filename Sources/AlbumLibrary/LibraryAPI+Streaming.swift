@@ -82,7 +82,41 @@ extension LibraryAPI {
         matching query: String?, order: AlbumOrder, batchSize: Int = 1_000,
         _ body: ([(position: Int, album: Album)]) throws -> Void
     ) throws {
-        if query == nil && order == .position {
+        // An empty search finds nothing (a query's empty phrase would find everything).
+        if let query, SearchText.folded(query).isEmpty { return }
+        try forEachAlbum(matching: query.map(AlbumQuery.containing), sort: AlbumSort(order), batchSize: batchSize, body)
+    }
+
+    /// The albums that match a query, sorted, with their positions, handed to `body` a batch at a
+    /// time: what `albums list QUERY… --sort KEYS` prints.
+    ///
+    /// Memory holds, per matching album, its row, its position and what it is sorted by, never
+    /// the album: each batch is read back by row when its turn comes. Everything is read in one
+    /// transaction, one snapshot.
+    ///
+    /// ```swift
+    /// let query = try AlbumQuery(parsing: "genre:jazz year:1955..1965 -artist:davis")
+    /// try library.forEachAlbum(matching: query, sort: try AlbumSort(parsing: "year-,title")) { rows in
+    ///     for row in rows { print(row.position, row.album.title) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - query: What the albums must match (see ``AlbumQuery``); `nil` for every album.
+    ///   - sort: How to order them; albums equal on every key keep library order.
+    ///   - batchSize: The most albums handed over at once.
+    ///   - body: Called with each batch, in order.
+    /// - Throws: `DatabaseError` if the library cannot be read, or what `body` throws.
+    /// - Complexity: O(*m* log *m*) for *m* matches, plus reading the albums the query's SQL
+    ///   proposes (the trigram index's matches for text of three characters or more, else every
+    ///   album) and one walk over the `sort_key` index to find their positions; memory O(*m*)
+    ///   small entries.
+    public func forEachAlbum(
+        matching query: AlbumQuery?, sort: AlbumSort, batchSize: Int = 1_000,
+        _ body: ([(position: Int, album: Album)]) throws -> Void
+    ) throws {
+        let keys = sort.keys.prefix { $0.order != .position || $0.descending }
+        if query == nil && keys.isEmpty {
             var position = 0
             return try forEachAlbum(batchSize: batchSize) { albums in
                 try body(
@@ -92,22 +126,56 @@ extension LibraryAPI {
                     })
             }
         }
-        let folded = query.map(SearchText.folded)
         try database.inTransaction(.deferred) {
-            switch order {
-            case .position:
-                try emit(try entries(matching: folded) { _ in 0 }, batchSize: batchSize, body)
-            case .title:
-                try emit(try entries(matching: folded) { try $0.text(at: 2).lowercased() }, batchSize: batchSize, body)
-            case .artist:
-                try emit(try entries(matching: folded) { try $0.text(at: 3).lowercased() }, batchSize: batchSize, body)
-            case .year:
-                // Albums without a year go last: Int.max sorts after every year.
+            switch (keys.count, keys.first?.descending) {
+            case (0, _):
+                try emit(try entries(matching: query) { _ in 0 }, batchSize: batchSize, body)
+            case (1, false?):
+                // One ascending key, the everyday sort: compared without the composite key's arrays.
                 try emit(
-                    try entries(matching: folded) { $0.isNull(at: 4) ? Int.max : Int(try $0.integer(at: 4)) },
-                    batchSize: batchSize, body)
+                    try entries(matching: query) { try SortValue(keys[keys.startIndex], $0) }, batchSize: batchSize,
+                    body)
+            default:
+                let descending = keys.map(\.descending)
+                try emit(
+                    try entries(matching: query) { columns in
+                        CompositeSortKey(values: try keys.map { try SortValue($0, columns) }, descending: descending)
+                    }, batchSize: batchSize, body)
             }
             return .commit
+        }
+    }
+
+    /// One key's value of an album, read from a row of ``columns`` and rowid.
+    private enum SortValue: Comparable {
+        case text(String)
+        case number(Int64)
+
+        init(_ key: AlbumSort.Key, _ columns: borrowing ColumnReader) throws {
+            switch key.order {
+            // Library order is sort_key order.
+            case .position: self = .number(try columns.integer(at: 6))
+            case .title: self = .text(try columns.text(at: 1).lowercased())
+            case .artist: self = .text(try columns.text(at: 2).lowercased())
+            case .year:
+                // Albums without a year go last, whichever the direction.
+                self =
+                    columns.isNull(at: 4) ? .number(key.descending ? .min : .max) : .number(try columns.integer(at: 4))
+            }
+        }
+    }
+
+    /// Several keys' values, compared in turn, each in its direction.
+    private struct CompositeSortKey: Comparable {
+        var values: [SortValue]
+        var descending: [Bool]
+
+        static func < (left: Self, right: Self) -> Bool {
+            for index in left.values.indices where left.values[index] != right.values[index] {
+                return left.descending[index]
+                    ? left.values[index] > right.values[index] : left.values[index] < right.values[index]
+            }
+            return false
         }
     }
 
@@ -119,31 +187,17 @@ extension LibraryAPI {
         var key: Key
     }
 
-    /// The albums matching `folded` (every album for `nil`) with their positions, ordered by `key`
-    /// (read from a row of rowid, sort_key, title, artist, year), ties in library order.
+    /// The albums matching `query` (every album for `nil`) with their positions, ordered by `key`
+    /// (read from a row of ``columns`` and rowid), ties in library order.
     private func entries<Key: Comparable>(
-        matching folded: String?, key: (borrowing ColumnReader) throws -> Key
+        matching query: AlbumQuery?, key: (borrowing ColumnReader) throws -> Key
     ) throws -> [Entry<Key>] {
         var entries: [Entry<Key>] = []
-        func collect(_ columns: borrowing ColumnReader) throws {
-            entries.append(
-                Entry(rowID: try columns.integer(at: 0), sortKey: try columns.integer(at: 1), key: try key(columns)))
-        }
-        if let folded {
-            guard !folded.isEmpty else { return entries }
-            if folded.count >= SearchText.indexedLength {
-                // The index proposes, the column decides: a match must contain the text itself.
-                try database.prepare(
-                    """
-                    SELECT a.rowid, a.sort_key, a.title, a.artist, a.year
-                    FROM album_search s JOIN album a ON a.rowid = s.rowid
-                    WHERE album_search MATCH ? AND instr(a.search_text, ?) > 0
-                    """
-                ).readEachRow([SearchText.phrase(folded), folded], collect)
-            } else {
-                try database.prepare(
-                    "SELECT rowid, sort_key, title, artist, year FROM album WHERE instr(search_text, ?) > 0"
-                ).readEachRow([folded], collect)
+        if let query {
+            try forEachMatch(of: query) { columns in
+                entries.append(
+                    Entry(rowID: try columns.integer(at: 7), sortKey: try columns.integer(at: 6), key: try key(columns))
+                )
             }
             // Positions: one walk over the sort keys in order, counting those below each match's.
             entries.sort { $0.sortKey < $1.sortKey }
@@ -162,10 +216,12 @@ extension LibraryAPI {
                 next += 1
             }
         } else {
-            try database.prepare("SELECT rowid, sort_key, title, artist, year FROM album ORDER BY sort_key")
+            try database.prepare("SELECT \(Self.columns), rowid FROM album ORDER BY sort_key")
                 .readEachRow { columns in
-                    try collect(columns)
-                    entries[entries.count - 1].position = entries.count
+                    entries.append(
+                        Entry(
+                            rowID: try columns.integer(at: 7), sortKey: try columns.integer(at: 6),
+                            position: entries.count + 1, key: try key(columns)))
                 }
         }
         entries.sort { $0.key != $1.key ? $0.key < $1.key : $0.position < $1.position }

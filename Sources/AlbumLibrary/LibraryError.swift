@@ -29,6 +29,9 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
 
         /// A field holds a value an album cannot have (an empty title, year 0, a relative cover URL).
         public static let invalidValue = Code(rawValue: "invalid-value")
+        /// A query (``AlbumQuery``) cannot be read: an unbalanced quote, an unknown field, a bad
+        /// year range or regular expression.
+        public static let invalidQuery = Code(rawValue: "invalid-query")
         /// An album file is not valid JSON, not an array of albums, or has a bad element.
         public static let malformedFile = Code(rawValue: "malformed-file")
         /// A position is not between 1 and the number of albums (plus one, for adding).

@@ -28,4 +28,10 @@ enum SearchText {
 
     /// The trigram index finds substrings of at least this many characters; shorter queries scan.
     static let indexedLength = 3
+
+    /// Whether the index can find `folded`: three characters or more, and no NUL, which ends an
+    /// FTS5 query's text early (an unterminated phrase, a syntax error); such text is scanned.
+    static func isIndexable(_ folded: String) -> Bool {
+        folded.count >= indexedLength && !folded.unicodeScalars.contains("\0")
+    }
 }

@@ -17,9 +17,22 @@ struct ActionRunner {
     func run(_ action: AlbumsAction) throws {
         switch action {
         case .interactive:
-            try list(search: nil, order: .position)
-        case .list(let search, let order):
-            try list(search: search, order: order)
+            try list(query: nil, order: .position)
+        case .list(let query, let order, nil):
+            try list(query: query, order: order)
+        case .list(let query, let order, let template?):
+            try library.inOneSnapshot {
+                let current = try library.currentAlbumID()
+                try library.forEachAlbum(matching: query, sort: order) { rows in
+                    var text = ""
+                    for row in rows {
+                        text += template.line(
+                            for: row.album, position: row.position, isCurrent: row.album.id == current)
+                        text += "\n"
+                    }
+                    console.write(text)
+                }
+            }
         case .show(let album):
             let row = try library.find(album)
             console.write(options.json ? AlbumFormatter.showJSON(row) : AlbumFormatter.showText(row))
@@ -47,6 +60,8 @@ struct ActionRunner {
                     command: "delete", step: change.command.text, id: change.album.id, title: change.album.title,
                     position: change.position),
                 "Deleted \(DisplayText.quoted(change.album.title)) (position \(change.position))")
+        case .bulk(let request):
+            try runBulk(request)
         case .undo(let count):
             let texts = try session.undo(count: count).map(\.text)
             report(
@@ -130,6 +145,9 @@ struct ActionRunner {
                     History:  \(info.historySteps) step\(info.historySteps == 1 ? "" : "s") (\(info.done) done)
 
                     """)
+        case .stats:
+            let statistics = try session.statistics()
+            console.write(options.json ? AlbumFormatter.json(statistics) : AlbumFormatter.statsText(statistics))
         case .output(let text):
             console.write(text)
         case .initLibrary:
@@ -141,41 +159,48 @@ struct ActionRunner {
     /// Lists in bounded memory, whatever the library's size: the rows are read a batch at a time
     /// and written as they come (text in two passes, one to measure the columns), all in one
     /// snapshot of the library.
-    private func list(search: String?, order: AlbumOrder) throws {
+    private func list(query: AlbumQuery?, order: AlbumSort) throws {
         try library.inOneSnapshot {
             let current = try library.currentAlbumID()
             if options.json {
                 var writer = AlbumFormatter.ListJSONWriter()
-                try library.forEachAlbum(matching: search, order: order) { rows in
+                try library.forEachAlbum(matching: query, sort: order) { rows in
                     console.write(writer.text(for: rows, currentID: current))
                 }
                 console.write(writer.end())
                 return
             }
             var table = AlbumFormatter.ListTable()
-            if search == nil {
+            if query == nil {
                 // The whole library: measured from the stored bytes, no album made.
                 try library.forEachAlbumText { title, artist, genre, hasYear in
                     table.measure(
                         title: title, artist: artist, genre: genre, hasYear: hasYear, position: table.rows + 1)
                 }
             } else {
-                try library.forEachAlbum(matching: search, order: .position) { rows in
+                try library.forEachAlbum(matching: query, sort: .position) { rows in
                     for row in rows { table.measure(row.album, position: row.position) }
                 }
             }
             guard table.rows > 0 else {
-                console.write(search.map { "No albums match \(DisplayText.quoted($0)).\n" } ?? "No albums.\n")
+                console.write(
+                    query.map { "No albums match \(DisplayText.quoted(Self.shown($0))).\n" } ?? "No albums.\n")
                 return
             }
             table.fit(width: terminalWidth)
             var text: [UInt8] = []
-            try library.forEachAlbum(matching: search, order: order) { rows in
+            try library.forEachAlbum(matching: query, sort: order) { rows in
                 text.removeAll(keepingCapacity: true)
                 for row in rows { table.appendLine(row.album, position: row.position, currentID: current, to: &text) }
                 console.write(String(decoding: text, as: UTF8.self))
             }
         }
+    }
+
+    /// A query as a message quotes it: a `--search` text as it was typed, anything else in the language.
+    private static func shown(_ query: AlbumQuery) -> String {
+        if case .term(.words(let text)) = query.expression { return text }
+        return query.description
     }
 
     private func edit(_ album: AlbumReference, _ changes: AlbumChanges) throws {

@@ -327,8 +327,10 @@ import Testing
         (["edit", "1", "--year", "1992"], 1, "already has those values: nothing to edit"),
         (["edit", "1", "--cover", ""], 1, "already has those values: nothing to edit"),
         (["delete", "0"], 2, "not a position"),
-        (["delete", "Best of Bowie", "It's My Life"], 2, "unexpected argument 'It's My Life' for delete"),
-        (["delete", "1", "Rock 'n' Roll"], 2, "unexpected argument 'Rock 'n' Roll' for delete"),
+        (["show", "Best of Bowie", "It's My Life"], 2, "unexpected argument 'It's My Life' for show"),
+        // Several albums without a terminal to ask on: refused unless --yes.
+        (["delete", "Best of Bowie", "It's My Life"], 1, "this would delete 2 albums: add --yes"),
+        (["show", "1", "Rock 'n' Roll"], 2, "unexpected argument 'Rock 'n' Roll' for show"),
         (["add", "--title", "T"], 2, "needs --artist"),
         (["add", "--title", "T", "--artist", "A", "--year", "MCMXCII"], 2, "not a whole number"),
         (["add", "--title", "T", "--artist", "A", "--cover", "cover.jpg"], 2, "not an absolute URL"),

@@ -54,6 +54,12 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
     case undoMine
     /// `redo --mine`.
     case redoMine
+    /// `delete A B … --yes`: several albums named by reference, one step.
+    case deleteAlbums([Reference])
+    /// `edit genre:G … --yes`: the albums whose genre contains `genre` (folded), one step.
+    case editMatching(genre: String, Fields)
+    /// `move genre:G --to N --yes`: those albums, in library order, to positions N, N+1, …
+    case moveMatching(genre: String, to: Int)
     /// `import FILE`: the file holds these albums.
     case importAlbums([LibraryModel.Album], file: String)
     /// `import --replace FILE`.
@@ -71,6 +77,9 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
         case .edit(let reference, let fields): ["edit", reference.argument] + fields.arguments
         case .move(let reference, let target): ["move", reference.argument, String(target)]
         case .delete(let reference): ["delete", reference.argument]
+        case .deleteAlbums(let references): ["delete"] + references.map(\.argument) + ["--yes"]
+        case .editMatching(let genre, let fields): ["edit", "genre:" + genre] + fields.arguments + ["--yes"]
+        case .moveMatching(let genre, let target): ["move", "genre:" + genre, "--to", String(target), "--yes"]
         case .undo(let count): ["undo", String(count)]
         case .redo(let count): ["redo", String(count)]
         case .undoTo(let step): ["undo", "--to", String(step)]
@@ -89,6 +98,9 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
         if case .undoMine = self { return "undo --mine" }
         if case .redoMine = self { return "redo --mine" }
         if case .repair = self { return "history --repair" }
+        if case .deleteAlbums = self { return "delete several" }
+        if case .editMatching = self { return "edit QUERY" }
+        if case .moveMatching = self { return "move QUERY" }
         return arguments[0]
     }
 

@@ -23,6 +23,8 @@ struct CheckerWorkload {
     static let sharedTitles = ["Blue", "Red", "Green"]
     static let artists = ["Ann", "Bob"]
     static let genres = ["", "Pop", "Jazz"]
+    /// What bulk changes' queries look for: "o" is in Pop and in no Jazz, "zz" in Jazz only.
+    static let queryGenres = ["pop", "Jazz", "o", "zz", "Rock"]
     static let years = ["1999", "2001", ""]
     static let covers = ["https://example.com/a.jpg", ""]
 
@@ -46,6 +48,21 @@ struct CheckerWorkload {
 
     private mutating func operation(process: Int, number: Int) -> CheckerOperation {
         if redoMineNext.remove(process) != nil { return .redoMine }
+        // Bulk changes, one step each: several references (a repeat now and then), or a query.
+        if roll(100) < 10 {
+            switch roll(3) {
+            case 0: return .deleteAlbums((0..<(2 + roll(2))).map { _ in reference() })
+            case 1:
+                var fields = CheckerOperation.Fields()
+                switch roll(3) {
+                case 0: fields.genre = pick(Self.genres)
+                case 1: fields.year = pick(Self.years)
+                default: fields.artist = pick(Self.artists)
+                }
+                return .editMatching(genre: pick(Self.queryGenres), fields)
+            default: return .moveMatching(genre: pick(Self.queryGenres), to: 1 + roll(9))
+            }
+        }
         switch roll(100) {
         case 0..<12:
             let title = roll(10) < 6 ? pick(Self.sharedTitles) : "P\(process) \(number)"

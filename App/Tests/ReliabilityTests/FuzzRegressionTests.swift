@@ -6,7 +6,7 @@ import Testing
 /// `Fuzz/<target>/crashers/` holds every input that once crashed a target (kept after the fix): the
 /// replay must now exit 0. The corpus replay shows the seeds still run clean.
 @Suite struct FuzzRegressionTests {
-    static let targets = ["stored-commands", "cli-arguments", "album-import"]
+    static let targets = ["stored-commands", "cli-arguments", "album-import", "album-query"]
 
     @Test(arguments: targets)
     func corpusAndCrashersReplayCleanly(target: String) async throws {

@@ -123,8 +123,11 @@ import Testing
             ]
             #expect(kinds.allSatisfy { total.refusals[$0, default: 0] > 0 }, "\(refusals)")
             #expect(
-                ["add", "edit", "move", "delete", "undo", "redo", "import", "import --replace"]
-                    .allSatisfy { subcommands[$0, default: 0] > 0 }, "\(subcommands)")
+                [
+                    "add", "edit", "move", "delete", "undo", "redo", "import", "import --replace", "delete several",
+                    "edit QUERY", "move QUERY",
+                ]
+                .allSatisfy { subcommands[$0, default: 0] > 0 }, "\(subcommands)")
         }
     }
 

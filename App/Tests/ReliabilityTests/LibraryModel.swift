@@ -61,7 +61,7 @@ struct LibraryModel: Sendable {
     struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         enum Kind: String, Sendable {
             case positionOutOfRange, albumNotFound, ambiguousTitle, nothingToChange, nothingToUndo, nothingToRedo
-            case idInLibrary, noSuchStep, conflict
+            case idInLibrary, noSuchStep, conflict, namedTwice
         }
 
         var kind: Kind
@@ -92,6 +92,8 @@ struct LibraryModel: Sendable {
             if message.contains(" after your ") || message.contains("can be undone only as the last step") {
                 return .conflict
             }
+            if message.contains(" is named twice (album ") { return .namedTwice }
+            if message.hasPrefix("no album matches ") { return .albumNotFound }
             if message.hasSuffix(" has no change to undo") { return .nothingToUndo }
             if message.hasSuffix(" has no undone change to redo") { return .nothingToRedo }
             return nil
@@ -198,6 +200,72 @@ struct LibraryModel: Sendable {
                     command: "delete", step: "Delete “\(found.title)”", id: found.id, title: found.title,
                     position: position)
             }
+        case .deleteAlbums(let references):
+            var members: [(Int, Album)] = []
+            for reference in references {
+                switch find(reference) {
+                case .failure(let refusal): return .failure(refusal)
+                case .success(let found):
+                    if let earlier = members.firstIndex(where: { $0.1.id == found.1.id }) {
+                        return .failure(
+                            Refusal(
+                                kind: .namedTwice,
+                                message:
+                                    "“\(found.1.title)” (position \(found.0)) is named twice (album \(earlier + 1) and \(members.count + 1))"
+                            ))
+                    }
+                    members.append(found)
+                }
+            }
+            let gone = Set(members.map(\.1.id))
+            let text = "Delete \(Self.count(members.count))"
+            record(text, .other) { $0.removeAll { gone.contains($0.id) } }
+            return .success(Result(command: "delete", step: text, count: members.count))
+        case .editMatching(let genre, let fields):
+            let matches = albums.filter { Self.genre($0, contains: genre) }
+            guard !matches.isEmpty else { return .failure(noMatch(genre)) }
+            let changed = Set(matches.filter { fields.applied(to: $0) != $0 }.map(\.id))
+            guard !changed.isEmpty else {
+                return .failure(
+                    Refusal(
+                        kind: .nothingToChange,
+                        message: matches.count == 1
+                            ? "the album already has those values: nothing to edit"
+                            : "the \(matches.count) albums already have those values: nothing to edit"))
+            }
+            let text = "Edit \(Self.count(changed.count))"
+            record(text, .other) { albums in
+                for index in albums.indices where changed.contains(albums[index].id) {
+                    albums[index] = fields.applied(to: albums[index])
+                }
+            }
+            return .success(Result(command: "edit", step: text, count: changed.count))
+        case .moveMatching(let genre, let target):
+            let members = albums.enumerated().filter { Self.genre($0.element, contains: genre) }
+            guard !members.isEmpty else { return .failure(noMatch(genre)) }
+            let last = albums.count - members.count + 1
+            guard (1...last).contains(target) else {
+                return .failure(
+                    Refusal(
+                        kind: .positionOutOfRange,
+                        message: "position \(target) is out of range for \(Self.count(members.count)) (1...\(last))"))
+            }
+            guard members.enumerated().contains(where: { $0.element.offset + 1 != target + $0.offset }) else {
+                return .failure(
+                    Refusal(
+                        kind: .nothingToChange,
+                        message: members.count == 1
+                            ? "the album is at position \(target) already: nothing to move"
+                            : "the \(members.count) albums are at positions \(target)… already: nothing to move"))
+            }
+            let moved = members.map(\.element)
+            let ids = Set(moved.map(\.id))
+            let text = "Move \(Self.count(members.count)) to position \(target)"
+            record(text, .other) { albums in
+                albums.removeAll { ids.contains($0.id) }
+                albums.insert(contentsOf: moved, at: target - 1)
+            }
+            return .success(Result(command: "move", step: text, position: target, count: members.count))
         case .undo(let count):
             let done = donePath
             guard done.count >= count else {
@@ -384,6 +452,19 @@ struct LibraryModel: Sendable {
             }
         }
         return table[a.count][b.count]
+    }
+
+    /// "1 album", "3 albums", as the bulk steps' texts count them.
+    private static func count(_ number: Int) -> String { number == 1 ? "1 album" : "\(number) albums" }
+
+    /// Whether a query `genre:G` matches: the genre contains G, ignoring ASCII case (the pools'
+    /// genres are ASCII, where the library's folding is lowercasing).
+    private static func genre(_ album: Album, contains genre: String) -> Bool {
+        album.genre.lowercased().contains(genre.lowercased())
+    }
+
+    private func noMatch(_ genre: String) -> Refusal {
+        Refusal(kind: .albumNotFound, message: "no album matches ‘genre:\(genre)’")
     }
 
     private func outOfRange(_ position: Int, limit: Int) -> Refusal {

@@ -80,11 +80,19 @@ extension SkippedStepCommand: PersistentCommand {
     public static let kind = "albums.skipped"
 }
 
+extension BulkChangeCommand: PersistentCommand {
+    /// The album library.
+    public typealias Receiver = LibraryAPI
+    /// The stored kind: `albums.bulk`.
+    public static let kind = "albums.bulk"
+}
+
 extension LibraryAPI {
     /// Every album command, for decoding a library's durable history.
     public static var commandRegistry: CommandRegistry<LibraryAPI> {
         var registry = CommandRegistry<LibraryAPI>()
         registry.register(AddAlbumCommand.self)
+        registry.register(BulkChangeCommand.self)
         registry.register(DeleteAlbumCommand.self)
         registry.register(EditAlbumCommand.self)
         registry.register(MoveAlbumCommand.self)

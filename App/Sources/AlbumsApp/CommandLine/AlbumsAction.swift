@@ -8,8 +8,10 @@ public import AlbumLibrary
 public enum AlbumsAction: Sendable, Hashable {
     /// No subcommand: the terminal UI on a TTY, `list` otherwise.
     case interactive
-    /// `list [--search TEXT] [--sort KEY]`: the albums with their positions.
-    case list(search: String?, order: AlbumOrder)
+    /// `list [QUERY…] [--search TEXT] [--sort KEYS]`: the albums (those the query matches) with
+    /// their positions.
+    /// With `--format`, one line per album from the template instead of the table.
+    case list(query: AlbumQuery?, order: AlbumSort, format: ListTemplate? = nil)
     /// `show ALBUM`: one album's details.
     case show(AlbumReference)
     /// `add --title T --artist A [...] [--at POSITION]`: a new album, at the end by default.
@@ -20,6 +22,8 @@ public enum AlbumsAction: Sendable, Hashable {
     case move(AlbumReference, to: Int)
     /// `delete ALBUM`.
     case delete(AlbumReference)
+    /// `delete`, `edit` or `move --to` naming several albums or a query: one step.
+    case bulk(BulkRequest)
     /// `undo [COUNT]`.
     case undo(count: Int)
     /// `redo [COUNT]`.
@@ -50,6 +54,8 @@ public enum AlbumsAction: Sendable, Hashable {
     /// `init [PATH] [--empty]`: create a library at `path` (the library albums uses when `nil`),
     /// with the five default albums unless `empty`; refused when something is there already.
     case initLibrary(path: String?, empty: Bool)
+    /// `stats`: albums, artists, genres, year span, history steps and size on disk.
+    case stats
     /// Text to print as it is, exit 0: help, the version, a completion script.
     case output(String)
 
@@ -58,7 +64,8 @@ public enum AlbumsAction: Sendable, Hashable {
         switch self {
         case .importAlbums(_, _, _, let dryRun): !dryRun
         case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .mine, .initLibrary, .repairHistory: true
-        case .interactive, .list, .show, .history, .historyTree, .export, .info, .output: false
+        case .bulk(let request): !request.dryRun
+        case .interactive, .list, .show, .history, .historyTree, .export, .info, .stats, .output: false
         }
     }
 }

@@ -12,7 +12,7 @@ struct ArgumentScan {
     /// The options whose value is the next word (or follows `=`), every spelling.
     static let optionsTakingValues: Set<String> = [
         "--db", "--title", "-t", "--artist", "-a", "--genre", "-g", "--year", "-y", "--cover", "-c", "--at",
-        "--search", "-s", "--sort", "--limit", "-n", "--to", "--author", "--generate-completion-script",
+        "--search", "-s", "--sort", "--format", "--limit", "-n", "--to", "--author", "--generate-completion-script",
     ]
 
     /// The long name of a short option, so `-t X --title Y` counts as a repeat.
@@ -42,7 +42,8 @@ struct ArgumentScan {
             let word = words[index]
             index += 1
             if word == "--" { break }
-            if let subcommand, let number = Int(word), number < 0 {
+            // A list query's "-1999" is a negated term, not a number.
+            if let subcommand, subcommand != "list", let number = Int(word), number < 0 {
                 // ArgumentParser would read "-2" as a short option.
                 throw UsageError(
                     subcommand == "undo" || subcommand == "redo"

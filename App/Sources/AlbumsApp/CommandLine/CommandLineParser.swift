@@ -18,6 +18,7 @@ public enum CommandLineParser: Sendable {
         ListSubcommand.self, ShowSubcommand.self, AddSubcommand.self, EditSubcommand.self, MoveSubcommand.self,
         DeleteSubcommand.self, UndoSubcommand.self, RedoSubcommand.self, HistorySubcommand.self,
         ImportSubcommand.self, ExportSubcommand.self, InfoSubcommand.self, InitSubcommand.self,
+        StatsSubcommand.self,
     ]
 
     /// The subcommands' names, `help` included, in the order `--help` lists them.
@@ -64,7 +65,11 @@ public enum CommandLineParser: Sendable {
             let root = parsed as? AlbumsCommandLine
             return CommandLineRequest(options: try root?.global.options() ?? GlobalOptions(), action: .interactive)
         }
-        return CommandLineRequest(options: try subcommand.root.global.options(), action: try subcommand.action())
+        let request = CommandLineRequest(options: try subcommand.root.global.options(), action: try subcommand.action())
+        if case .list(_, _, .some) = request.action, request.options.json {
+            throw UsageError("--format and --json do not go together", command: "list")
+        }
+        return request
     }
 
     /// An ArgumentParser error as one line.

@@ -53,10 +53,16 @@ enum QuickParse {
     }
 
     private static func action(_ subcommand: String?, _ operands: [String]) -> AlbumsAction? {
+        // A query's words (`delete genre:pop`) are for the subcommand's own parsing.
+        if subcommand == "delete" || subcommand == "move", let first = operands.first,
+            (try? BulkOptions.selection([first], command: "")) != .some(nil)
+        {
+            return nil
+        }
         do {
             switch (subcommand, operands.count) {
             case (nil, 0): return .interactive
-            case ("list", 0): return .list(search: nil, order: .position)
+            case ("list", 0): return .list(query: nil, order: .position)
             case ("history", 0): return .history(limit: nil)
             case ("info", 0): return .info
             case ("export", 0): return .export(destination: nil)

@@ -1,0 +1,97 @@
+/// One change to several albums as one undoable step: `albums delete 3 4 7`, `albums delete
+/// QUERY…`, `albums edit QUERY… --genre Jazz`, `albums move QUERY… --to N`.
+///
+/// The command records every album it changed as it was before, with its position, in library
+/// order: redo finds each by id; undo puts back exactly the albums and positions it recorded
+/// (deleted albums are inserted again in ascending position order, which rebuilds the old order).
+/// ``LibrarySession`` decides which albums inside the write transaction.
+public struct BulkChangeCommand: Codable, Sendable, Hashable {
+    /// What the change does to each album.
+    public enum Action: Codable, Sendable, Hashable {
+        /// Deletes them.
+        case delete
+        /// Changes these fields of each.
+        case edit(AlbumChanges)
+        /// Moves them, in library order, to consecutive positions starting at this one.
+        case move(to: Int)
+    }
+
+    /// One album the change touched, as it was before, and where.
+    public struct Member: Codable, Sendable, Hashable {
+        /// The album's position before the change.
+        public var position: Int
+        /// The album before the change.
+        public var album: Album
+
+        /// Creates a member.
+        ///
+        /// - Parameters:
+        ///   - position: The position before the change.
+        ///   - album: The album before the change.
+        public init(position: Int, album: Album) {
+            self.position = position
+            self.album = album
+        }
+    }
+
+    /// What the change does.
+    public var action: Action
+    /// The albums it touches, in ascending position order.
+    public var members: [Member]
+
+    /// Creates the command.
+    ///
+    /// - Parameters:
+    ///   - action: What the change does.
+    ///   - members: The albums, as they are now, with their positions; sorted here.
+    public init(action: Action, members: [Member]) {
+        self.action = action
+        self.members = members.sorted { $0.position < $1.position }
+    }
+
+    /// "Delete 12 albums", "Edit 3 albums", "Move 2 albums to position 5".
+    public var text: String {
+        let albums = "\(members.count) album\(members.count == 1 ? "" : "s")"
+        switch action {
+        case .delete: return "Delete \(albums)"
+        case .edit: return "Edit \(albums)"
+        case .move(let to): return "Move \(albums) to position \(to)"
+        }
+    }
+
+    /// Makes the change.
+    ///
+    /// - Parameter library: The receiver.
+    /// - Throws: ``LibraryError`` when an album is no longer there or a field is invalid.
+    public mutating func redo(on library: LibraryAPI) throws {
+        switch action {
+        case .delete:
+            for member in members { try library.removeAlbum(withID: member.album.id, for: "redo \(text)") }
+        case .edit(let changes):
+            for member in members {
+                try library.replaceAlbum(withIDOf: try member.album.applying(changes), for: "redo \(text)")
+            }
+        case .move(let to):
+            for member in members { try library.removeAlbum(withID: member.album.id, for: "redo \(text)") }
+            for (offset, member) in members.enumerated() {
+                try library.insert(member.album, at: to + offset)
+            }
+        }
+    }
+
+    /// Puts every album back as it was, at its position.
+    ///
+    /// - Parameter library: The receiver.
+    /// - Throws: ``LibraryError`` when the library no longer matches.
+    public mutating func undo(on library: LibraryAPI) throws {
+        switch action {
+        case .delete:
+            for member in members { try library.insert(member.album, at: member.position) }
+        case .edit:
+            for member in members { try library.replaceAlbum(withIDOf: member.album, for: "undo \(text)") }
+        case .move:
+            for member in members { try library.removeAlbum(withID: member.album.id, for: "undo \(text)") }
+            for member in members { try library.insert(member.album, at: member.position) }
+        }
+    }
+}
