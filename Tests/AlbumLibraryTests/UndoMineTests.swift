@@ -21,6 +21,27 @@ import Testing
 
     private func titles(_ session: LibrarySession) throws -> [String] { try session.library.albums().map(\.title) }
 
+    /// A bulk step touches albums undo mine cannot rebase over: undone on its own only as the last
+    /// step (a plain undo), refused behind another author's step, and it blocks an older change's.
+    @Test func aBulkStepIsUndoneMineOnlyAsTheLastStep() throws {
+        try withAuthors { ada, grace in
+            let before = try titles(ada)
+            try ada.deleteAlbums(.matching(try AlbumQuery(parsing: "sun")))
+            try grace.add(Album(title: "Blue Train", artist: "John Coltrane"))
+            #expect {
+                try ada.undoMine(author: "ada")
+            } throws: { error in
+                (error as? LibraryError)?.message.contains("can be undone only as the last step") == true
+            }
+            try grace.edit(.position(1), changes: AlbumChanges(genre: "Rock"))
+            _ = try grace.undo(count: 2)
+            #expect(try titles(ada) == before.filter { !$0.contains("Sun") })
+            // Now the bulk step is ada's last: undo mine undoes it plainly.
+            _ = try ada.undoMine(author: "ada")
+            #expect(try titles(ada) == before)
+        }
+    }
+
     /// The example: my delete of X, then another author adds Y at position 1; undoing
     /// mine re-inserts X where it belongs now (its position rebased), and Y stays.
     @Test func undoingMyDeleteAfterAnotherAuthorsAddPutsTheAlbumBackWhereItBelongs() throws {
