@@ -79,11 +79,9 @@ extension LibrarySession {
         try database.inSavepoint {
             var position = undoing ? index - 1 : index
             for _ in 0..<max(0, limit) {
-                guard (0..<history.count).contains(position),
-                    case .command(var command) = try history.command(at: position)
-                else { break }  // A macro is not run apart from its history.
+                guard (0..<history.count).contains(position) else { break }
                 do {
-                    if undoing { try command.undo(on: library) } else { try command.redo(on: library) }
+                    try run(try history.command(at: position), undoing: undoing)
                 } catch {
                     found = BrokenStep(
                         position: position, record: try history.record(at: position), reason: Self.reason(error),
@@ -95,6 +93,17 @@ extension LibrarySession {
             return .rollback
         }
         return found
+    }
+
+    /// Runs a stored step's undo or redo on the library: a macro's children in reverse order for
+    /// an undo, in order for a redo, as the history runs them.
+    private func run(_ step: DurableCommand<LibraryAPI>, undoing: Bool) throws {
+        switch step {
+        case .command(var command):
+            if undoing { try command.undo(on: library) } else { try command.redo(on: library) }
+        case .macro(_, let children):
+            for child in undoing ? children.reversed() : children { try run(child, undoing: undoing) }
+        }
     }
 
     /// The refusal of an undo or redo of `count` steps that failed with `error`, naming the step

@@ -79,6 +79,23 @@ import Testing
         }
     }
 
+    @Test func aMacroStepIsRunChildByChildAndSetAsideWhole() throws {
+        try withSession { session, shell in
+            try session.history.beginMacro("Delete 2 albums")
+            try session.delete(.position(5))
+            try session.delete(.position(4))
+            try session.history.endMacro()
+            try deleteOutside("Best of Bowie", shell)
+            try deleteOutside("It's My Life", shell)
+            let refusal = try #require(throws: LibraryError.self) { try session.undo() }
+            #expect(refusal.message.hasPrefix("cannot undo step 1 “Delete 2 albums”: position 4 is out of range"))
+            let repaired = try session.repairHistory()
+            #expect(repaired.text == "Delete 2 albums")
+            #expect(try session.undo().map(\.text) == ["Delete 2 albums (skipped: it no longer applied)"])
+            #expect(try session.library.count() == 1)
+        }
+    }
+
     @Test func aHistoryWhoseStepsAllApplyIsNotRepaired() throws {
         try withSession { session, _ in
             try session.delete(.position(1))
