@@ -122,6 +122,9 @@ struct ActionRunner {
                     """)
         case .output(let text):
             console.write(text)
+        case .serve:
+            // Long-running and asynchronous: `AlbumsApp` runs it (`AlbumsApp+Serve.swift`).
+            throw UsageError("serve runs on its own, not as a step of another command")
         }
     }
 

@@ -42,6 +42,8 @@ public enum AlbumsAction: Sendable, Hashable {
     case export(destination: String?, force: Bool = false)
     /// `info`: the library's path, album count and history length.
     case info
+    /// `serve [--port N] [--host ADDR] [--token T]`: the page and the JSON API, until a signal.
+    case serve(ServeOptions)
     /// Text to print as it is, exit 0: help, the version, a completion script.
     case output(String)
 
@@ -49,7 +51,7 @@ public enum AlbumsAction: Sendable, Hashable {
     public var isMutating: Bool {
         switch self {
         case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .mine, .importAlbums: true
-        case .interactive, .list, .show, .history, .historyTree, .export, .info, .output: false
+        case .interactive, .list, .show, .history, .historyTree, .export, .info, .serve, .output: false
         }
     }
 }
