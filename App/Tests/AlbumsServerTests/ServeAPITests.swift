@@ -185,6 +185,58 @@ struct ServeAPITests {
         #expect(try await server.cli("list").output.contains("Last One"))
     }
 
+    @Test("a second SIGTERM escalates: the wait for a request in progress is cut short")
+    func secondSignalEscalates() async throws {
+        let gate = FileManager.default.temporaryDirectory.appendingPathComponent("albums-gate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: gate, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: gate) }
+        let seeded = try await ServerProcess()
+        #expect(await seeded.stop() == 0)
+        let server = try await ServerProcess(
+            environment: ["ALBUMS_TEST_COMMIT_GATE": gate.path], database: seeded.database)
+        defer {
+            Task {
+                await server.finish()
+                await seeded.finish()
+            }
+        }
+        let port = server.port
+        let body = Array(#"{"title":"Cut Short","artist":"Someone"}"#.utf8)
+        let (channel, answer) = try await RawHTTP.open(
+            port: port,
+            bytes: RawHTTP.requestBytes(
+                "POST", "/api/albums", port: port, headers: ["X-Albums-Request": "1"], body: body))
+        defer { channel.close(promise: nil) }
+        let waiting = gate.appendingPathComponent("waiting-\(server.process.processIdentifier)").path
+        try await eventually("the add is inside its transaction") { FileManager.default.fileExists(atPath: waiting) }
+
+        kill(server.process.processIdentifier, SIGTERM)
+        try await eventually("the listener closed") { !Self.accepts(port) }
+        kill(server.process.processIdentifier, SIGTERM)
+        // The stop no longer waits for the add: its connection is closed unanswered.
+        try await eventually("the add's connection was closed") { answer.isEnded }
+        #expect(answer.received.isEmpty)
+        _ = FileManager.default.createFile(atPath: gate.appendingPathComponent("go").path, contents: nil)
+        #expect(await server.waitForExit() == 0, "\(server.standardError)")
+    }
+
+    /// Whether something accepts connections on 127.0.0.1:`port` now.
+    private static func accepts(_ port: Int) -> Bool {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return result == 0
+    }
+
     private func firstID(_ port: Int) async throws -> String {
         let state = try await RawHTTP.send("GET", "/api/state?limit=1", port: port)
         return try #require((state.json["albums"] as? [[String: Any]])?.first?["id"] as? String)
