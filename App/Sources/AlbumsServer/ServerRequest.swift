@@ -20,7 +20,9 @@ struct ServerRequest: Sendable {
         if let mark = uri.firstIndex(of: "?") {
             path = String(uri[..<mark])
             var query: [String: String] = [:]
-            for item in URLComponents(string: "http://localhost/" + uri[mark...])?.queryItems ?? [] {
+            // Form encoding, as URLSearchParams writes it: `+` is a space (a literal plus is %2B).
+            let encoded = uri[mark...].replacingOccurrences(of: "+", with: "%20")
+            for item in URLComponents(string: "http://localhost/" + encoded)?.queryItems ?? [] {
                 query[item.name] = item.value ?? ""
             }
             self.query = query

@@ -27,7 +27,7 @@ struct BrowserTests {
     static var isAvailable: Bool { hasBrowser && python != nil }
 
     @Test(
-        "open, delete, undo, reload, two windows, a CLI change, a stale undo, keyboard only, phone size",
+        "open, delete, undo, reload, two windows, a CLI change, a stale undo, keyboard only, edit, move, search, phone size",
         .enabled(if: isAvailable || isCI, "Chromium, chromedriver and Selenium are not installed"))
     func pageInChromium() async throws {
         try #require(Self.hasBrowser, "CI needs /usr/bin/chromium and /usr/bin/chromedriver (chromium-driver)")
@@ -57,7 +57,7 @@ struct BrowserTests {
         #expect(!exit.timedOut && process.terminationStatus == 0, "\(output)\nserver: \(server.standardError)")
         for scenario in [
             "page opened", "deleted with the toolbar", "undone", "reload", "two windows", "a CLI change",
-            "a stale undo is refused", "keyboard only", "phone size",
+            "a stale undo is refused", "keyboard only", "edit, move and search", "phone size",
         ] {
             #expect(output.contains("ok: \(scenario)"), "\(scenario) did not pass:\n\(output)")
         }

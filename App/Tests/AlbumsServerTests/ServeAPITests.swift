@@ -65,6 +65,38 @@ struct ServeAPITests {
         #expect(try await server.cli("list").output.contains("Blue Train") == false)
     }
 
+    @Test("edit and move by id, decided in their transaction; a change that changes nothing is 409")
+    func editAndMove() async throws {
+        let server = try await ServerProcess()
+        defer { Task { await server.finish() } }
+        let port = server.port
+        let id = try await firstID(port)
+        let edited = try await RawHTTP.change(
+            "PATCH", "/api/albums/\(id)", port: port, json: ["title": "Best of Bowie (2002)", "year": NSNull()])
+        #expect(edited.status == 200, "\(edited)")
+        #expect(edited.json["message"] as? String == "Edited “Best of Bowie (2002)” (position 1)")
+        let album = try #require(edited.json["album"] as? [String: Any])
+        #expect(album["title"] as? String == "Best of Bowie (2002)" && album["year"] == nil)
+        let again = try await RawHTTP.change(
+            "PATCH", "/api/albums/\(id)", port: port, json: ["title": "Best of Bowie (2002)"])
+        #expect(again.status == 409)
+        #expect(again.errorMessage == "“Best of Bowie (2002)” already has those values: nothing to edit")
+        let badYear = try await RawHTTP.change("PATCH", "/api/albums/\(id)", port: port, json: ["year": 0])
+        #expect(badYear.status == 400)
+
+        // Another process moves it first: the move by id finds it where it is now.
+        #expect(try await server.cli("move", "1", "3").status == 0)
+        let moved = try await RawHTTP.change("POST", "/api/albums/\(id)/move", port: port, json: ["to": 5])
+        #expect(moved.status == 200, "\(moved)")
+        #expect(moved.json["message"] as? String == "Moved “Best of Bowie (2002)” from position 3 to 5")
+        #expect(try await titlesShown(port).last == "Best of Bowie (2002)")
+        let outside = try await RawHTTP.change("POST", "/api/albums/\(id)/move", port: port, json: ["to": 9])
+        #expect(outside.status == 400, "\(outside)")
+        let search = try await RawHTTP.send("GET", "/api/state?q=of+bowie+%282002", port: port)
+        #expect(search.json["count"] as? Int == 1)
+        #expect((search.json["albums"] as? [[String: Any]])?.first?["position"] as? Int == 5)
+    }
+
     @Test("an undo from a page that shows a step another process has since covered is refused, 409")
     func staleUndoIsRefused() async throws {
         let server = try await ServerProcess()

@@ -258,7 +258,31 @@ def run(driver):
         fail("a title became markup")
     ok("keyboard only: arrows, Delete, Ctrl+Z, Shift+Ctrl+Z, the add form")
 
-    # 9. Phone size: one column, nothing wider than the screen.
+    # 9. Edit, move and search through the page.
+    driver.execute_script("document.getElementById('covers').focus()")
+    ActionChains(driver).send_keys(Keys.HOME).perform()
+    wait(driver, "the first album", lambda: text(driver, "d-position").startswith("1 of"))
+    title = text(driver, "d-title")
+    ActionChains(driver).send_keys("e").perform()
+    wait(driver, "the edit form", lambda: driver.find_element(By.ID, "form-dialog").get_attribute("open") is not None)
+    year = driver.find_element(By.ID, "f-year")
+    year.clear()
+    year.send_keys("1999" + Keys.ENTER)
+    wait(driver, "the year edited", lambda: text(driver, "d-year") == "1999")
+    ActionChains(driver).send_keys("m").perform()
+    wait(driver, "the move form", lambda: driver.find_element(By.ID, "move-dialog").get_attribute("open") is not None)
+    target = driver.find_element(By.ID, "m-to")
+    target.clear()
+    target.send_keys("2" + Keys.ENTER)
+    wait(driver, "moved to 2", lambda: text(driver, "d-position").startswith("2 of") and text(driver, "d-title") == title)
+    search = driver.find_element(By.ID, "search")
+    search.send_keys("keys only")
+    wait(driver, "the search", lambda: cover_titles(driver) == ["Typed <b>Title</b>"])
+    search.send_keys(Keys.CONTROL + "a", Keys.BACKSPACE)
+    wait(driver, "the search cleared", lambda: len(cover_titles(driver)) > 1)
+    ok("edit, move and search through the page")
+
+    # 10. Phone size: one column, nothing wider than the screen.
     driver.set_window_size(390, 844)
     wait(driver, "the phone layout", lambda: driver.execute_script("return window.innerWidth") <= 400)
     overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
