@@ -39,8 +39,12 @@ struct ServeConcurrencyTests {
             group.addTask {
                 for number in 0..<10 {
                     let added = try await server.cli("--json", "add", "--title", "CLI \(number)", "--artist", "Shell")
-                    let object = try JSONSerialization.jsonObject(with: Data(added.output.utf8)) as? [String: Any]
-                    if let revision = object?["revision"] as? Int { revisions.withLock { $0.append(revision) } }
+                    let object = try? JSONSerialization.jsonObject(with: Data(added.output.utf8)) as? [String: Any]
+                    if let revision = object?["revision"] as? Int {
+                        revisions.withLock { $0.append(revision) }
+                    } else {
+                        unexpected.withLock { $0.append("the CLI's add \(number): \(added.status) \(added.output)") }
+                    }
                 }
             }
             try await group.waitForAll()
@@ -50,7 +54,8 @@ struct ServeConcurrencyTests {
         #expect(unexpected.withLock { $0 }.isEmpty, "seed \(Self.seed): \(unexpected.withLock { $0 })")
         #expect(Set(committed).count == committed.count, "seed \(Self.seed): a revision answered twice")
         let end = try #require(try await RawHTTP.send("GET", "/api/state", port: port).json["revision"] as? Int)
-        #expect(end - start == committed.count, "seed \(Self.seed): \(committed.count) changes, revisions \(start)…\(end)")
+        #expect(
+            end - start == committed.count, "seed \(Self.seed): \(committed.count) changes, revisions \(start)…\(end)")
         #expect(committed.sorted() == Array((start + 1)...end), "seed \(Self.seed)")
         #expect(committed.count > Self.clients * Self.operationsPerClient / 3, "too few changes committed")
     }
