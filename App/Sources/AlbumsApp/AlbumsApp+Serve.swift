@@ -32,7 +32,10 @@ extension AlbumsApp {
             }
             return 0
         } catch let error as LaunchError {
-            console.writeErrorLine("albums: serve: \(error.underlyingError.map(describe) ?? error.message)")
+            let reason =
+                (error.underlyingError as? ServerRefusal)?.message ?? error.underlyingError.map(describe)
+                ?? error.message
+            console.writeErrorLine("albums: serve: \(reason)")
             return error.exitStatus
         } catch {
             console.writeErrorLine("albums: serve: \(describe(error))")

@@ -3,6 +3,10 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The listening socket and its event loops: binds, accepts HTTP/1.1 connections into
 /// ``HTTPConnectionHandler``s, and stops so that requests in progress finish first.
 final class HTTPServer: Sendable {
@@ -52,6 +56,10 @@ final class HTTPServer: Sendable {
             return HTTPServer(group: group, channel: channel, tracker: tracker, events: events, logger: logger)
         } catch {
             try? await group.shutdownGracefully()
+            if let error = error as? IOError {
+                // NIO's words name the system call; say what could not be done.
+                throw ServerRefusal("cannot listen on \(host):\(port): \(String(cString: strerror(error.errnoCode)))")
+            }
             throw error
         }
     }

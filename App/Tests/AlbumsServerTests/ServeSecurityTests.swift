@@ -41,6 +41,15 @@ struct ServeSecurityTests {
         #expect(try await RawHTTP.send("GET", "/api/state?token=s3cret-token-42", port: port).status == 401)
     }
 
+    @Test("a port in use is one line and exit 1")
+    func portInUse() async throws {
+        let server = try await ServerProcess()
+        defer { Task { await server.finish() } }
+        let second = try await server.cli("serve", "--port", "\(server.port)")
+        #expect(second.status == 1)
+        #expect(second.output == "albums: serve: cannot listen on 127.0.0.1:\(server.port): Address already in use\n")
+    }
+
     @Test("a token is generated and printed once when --host is not loopback and none is given")
     func generatedToken() async throws {
         let server = try await ServerProcess(arguments: ["--host", "0.0.0.0"])
