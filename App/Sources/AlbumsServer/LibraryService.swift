@@ -49,20 +49,27 @@ final class LibraryService {
                     AlbumJSON($0.element, position: start + $0.offset + 1)
                 }
             }
-            let listing = try session.stepListing(last: 50)
+            // The last steps only, each one indexed row (a whole listing reads every record:
+            // 180 ms at 3,000 steps).
+            let history = session.history
+            let (steps, done) = (history.count, history.index)
+            let recent = try (max(0, steps - Self.historyShown)..<steps).reversed().map { position in
+                let record = try history.record(at: position)
+                return HistoryStepJSON(
+                    number: position + 1, text: record.text, author: record.author,
+                    time: record.date.map { ($0.timeIntervalSince1970 * 1000).rounded() }, done: position < done)
+            }
             state = StateJSON(
                 revision: session.history.revision, count: total, offset: offset, albums: albums,
                 undo: session.undoRecord.map(Self.step), redo: session.redoRecord.map(Self.step),
-                author: configuration.defaultAuthor, search: search,
-                history: listing.steps.reversed().map {
-                    HistoryStepJSON(
-                        number: $0.number, text: $0.text, author: $0.author,
-                        time: $0.time.map { ($0.timeIntervalSince1970 * 1000).rounded() }, done: $0.isDone)
-                })
+                author: configuration.defaultAuthor, search: search, history: recent)
         }
         guard let state else { throw LibraryError(.storage, "the library could not be read") }
         return state
     }
+
+    /// How many of the last steps the page's history panel shows.
+    static let historyShown = 50
 
     private static func step(_ record: HistoryRecord) -> StepJSON {
         StepJSON(id: record.id.description, title: record.actionText, text: record.text, author: record.author)

@@ -53,6 +53,11 @@ struct ServeAPITests {
 
         let redoState = try await RawHTTP.send("GET", "/api/state", port: port)
         let redo = try #require(redoState.json["redo"] as? [String: Any])
+        // The history panel: newest first, the undone step marked.
+        let steps = try #require(redoState.json["history"] as? [[String: Any]])
+        #expect(steps.map { $0["text"] as? String } == ["Delete “Blue Train”", "Add “Blue Train”"])
+        #expect(steps.map { $0["number"] as? Int } == [2, 1])
+        #expect(steps.map { $0["done"] as? Bool } == [false, true])
         #expect(redoState.json["count"] as? Int == 6)
         let redone = try await RawHTTP.change(
             "POST", "/api/redo", port: port, json: ["expecting": try #require(redo["id"] as? String)])
