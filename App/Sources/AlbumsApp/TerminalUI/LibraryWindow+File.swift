@@ -105,7 +105,11 @@ extension LibraryWindow {
         let deadline = ContinuousClock.now + Self.settlingTime
         while true {
             do {
-                return try session.reopened()
+                // The run's author goes with it: `U`/`R` and every step recorded name it.
+                let author = session.history.author
+                let reopened = try session.reopened()
+                reopened.history.author = author
+                return reopened
             } catch let error as LibraryError where error.code != .newerLibrary && ContinuousClock.now < deadline {
                 guard FileManager.default.fileExists(atPath: session.path) else { throw error }
                 usleep(50_000)
