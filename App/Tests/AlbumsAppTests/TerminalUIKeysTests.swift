@@ -308,6 +308,8 @@ extension TerminalUITests {
         let help = try await tmux.waitForScreen("the help at 60×20") { $0.contains("Any key closes the help") }
         #expect(help.contains("   q ") && help.contains("[q] Quit"))
         try await tmux.send("x")
+        // Closed before the resize: at 60×6 the help's own lines would pass for the layout below.
+        try await tmux.waitForScreen("the help closed") { !$0.contains("Any key closes the help") }
         // Below that, the body gives way and the footer stays.
         try await tmux.tmux(["resize-window", "-t", tmux.name, "-x", "60", "-y", "6"])
         let tiny = try await tmux.waitForScreen("the 60×6 layout") {
