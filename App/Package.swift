@@ -20,6 +20,9 @@ let package = Package(
         .package(name: "CommandKit", path: ".."),
         // The albums command line: parsing, generated help, shell completion scripts.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        // `albums serve`: HTTP through swift-nio, its log through swift-log.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
     ],
     targets: [
         // The albums application: CLI, terminal UI, launch sequence. A library so tests reach it.
@@ -27,8 +30,18 @@ let package = Package(
             name: "AlbumsApp",
             dependencies: [
                 kit("AlbumLibrary"), kit("SQLiteDatabase"), kit("LaunchKit"), kit("CommandKit"),
-                kit("CommandStore"), kit("_Locking"), "CNcursesw", "CMallocInfo",
+                kit("CommandStore"), kit("_Locking"), "CNcursesw", "CMallocInfo", "AlbumsServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+        // `albums serve`: the HTTP server, its JSON API and the page, over one LibrarySession.
+        .target(
+            name: "AlbumsServer",
+            dependencies: [
+                kit("AlbumLibrary"), kit("CommandStore"), kit("LaunchKit"), kit("_Locking"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]),
         // Thin entry point: hands the process arguments to AlbumsApp.
         .executableTarget(name: "albums", dependencies: ["AlbumsApp"]),
@@ -60,6 +73,17 @@ let package = Package(
                 "fuzz-cli-arguments", kit("fuzz-stored-commands"), kit("fuzz-album-import"), kit("fuzz-album-query"),
                 kit("_TestSupport"),
             ]
+        ),
+        // `albums serve` run as a real process: its API and security rules over raw HTTP, its
+        // page in headless Chromium through Selenium (BrowserTests/, skipped locally without it).
+        .testTarget(
+            name: "AlbumsServerTests",
+            dependencies: [
+                "albums", kit("_TestSupport"), kit("_Locking"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            exclude: ["browser_test.py"]
         ),
         // Black-box tests run the built `albums` binary (and drive its terminal UI through tmux).
         .testTarget(

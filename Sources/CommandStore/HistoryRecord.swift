@@ -26,6 +26,27 @@ public struct HistoryRecord: Sendable, Hashable, Identifiable {
             let token = token.map { String(UInt64(bitPattern: $0), radix: 16) } ?? "-"
             return "\(sequence):\(token)"
         }
+        /// Reads an identity back from its ``description``, as a client that showed a step hands it
+        /// back (a web page, a script), so that it can be passed as an expectation.
+        ///
+        /// - Parameter description: A ``description``, such as `"12:9f3a1c0d2b4e5f60"`.
+        /// - Returns: The identity, or `nil` when the text is not one.
+        public init?(_ description: String) {
+            let parts = description.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 2, let sequence = Int64(parts[0]), sequence >= 0 else { return nil }
+            if parts[1] == "-" {
+                self.init(sequence: sequence, token: nil)
+            } else if let bits = UInt64(parts[1], radix: 16), String(bits, radix: 16) == parts[1] {
+                self.init(sequence: sequence, token: Int64(bitPattern: bits))
+            } else {
+                return nil
+            }
+        }
+
+        init(sequence: Int64, token: Int64?) {
+            self.sequence = sequence
+            self.token = token
+        }
     }
 
     /// The entry's identity.

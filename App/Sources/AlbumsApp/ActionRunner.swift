@@ -153,6 +153,9 @@ struct ActionRunner {
         case .initLibrary:
             // Run by AlbumsApp before any library is opened (LibraryCreation): nothing to do on an open one.
             break
+        case .serve:
+            // Long-running and asynchronous: `AlbumsApp` runs it (`AlbumsApp+Serve.swift`).
+            throw UsageError("serve runs on its own, not as a step of another command")
         }
     }
 

@@ -160,6 +160,13 @@ public enum AlbumsApp: Sendable {
         // The run goes on (SQLite kept what the log held before the damage), but the loss is said.
         let lostLogNotice = session.lostLogCommitsNotice
         if let lostLogNotice, !interactive { console.writeErrorLine("albums: \(lostLogNotice)") }
+        if case .serve(let serveOptions) = request.action {
+            return (
+                await serve(
+                    session: session, options: serveOptions, author: author, arguments: arguments,
+                    environment: environment, console: console), false
+            )
+        }
         do {
             if interactive {
                 return (

@@ -87,6 +87,28 @@ struct TerminalUIReplacedLibraryTests {
         try await deleteAfterTheRestoreAndQuit(fixture, in: tmux)
     }
 
+    /// Regression test: the reopened session had no author, so the steps made after a reopen were
+    /// recorded without one and `U` said " has no change to undo" (seen under load, when another
+    /// process's commit made the UI reopen the file).
+    @Test func theRunsAuthorSurvivesAReopen() async throws {
+        let fixture = try await Fixture.make()
+        defer { try? FileManager.default.removeItem(at: fixture.folder) }
+        let tmux = TmuxSession()
+        defer { tmux.kill() }
+        try await tmux.start(database: fixture.library, arguments: ["--author", "ada"])
+        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("┃Best of Bowie") }
+        #expect(rename(fixture.backup, fixture.library) == 0)
+        try await tmux.waitForScreen("the restore noticed") { $0.contains("reopened it") }
+        try await tmux.send("d")
+        try await tmux.waitForScreen("the delete after the reopen") { $0.contains("Deleted “Best of Bowie”") }
+        try await tmux.send("U")
+        try await tmux.waitForScreen("ada's own undo") { $0.contains("Undid your Delete “Best of Bowie”") }
+        try await tmux.send("q")
+        #expect(try await tmux.waitUntilExit() == "0")
+        let history = try await fixture.albums("history", "--author", "ada")
+        #expect(history.output.contains("Delete “Best of Bowie”"), "\(history)")
+    }
+
     @Test func aBackupCopiedOverTheLibraryIsReopenedAndNeverReverted() async throws {
         let fixture = try await Fixture.make()
         defer { try? FileManager.default.removeItem(at: fixture.folder) }

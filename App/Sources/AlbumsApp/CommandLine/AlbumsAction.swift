@@ -56,6 +56,8 @@ public enum AlbumsAction: Sendable, Hashable {
     case initLibrary(path: String?, empty: Bool)
     /// `stats`: albums, artists, genres, year span, history steps and size on disk.
     case stats
+    /// `serve [--port N] [--host ADDR] [--token T]`: the page and the JSON API, until a signal.
+    case serve(ServeOptions)
     /// Text to print as it is, exit 0: help, the version, a completion script.
     case output(String)
 
@@ -65,7 +67,7 @@ public enum AlbumsAction: Sendable, Hashable {
         case .importAlbums(_, _, _, let dryRun): !dryRun
         case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .mine, .initLibrary, .repairHistory: true
         case .bulk(let request): !request.dryRun
-        case .interactive, .list, .show, .history, .historyTree, .export, .info, .stats, .output: false
+        case .interactive, .list, .show, .history, .historyTree, .export, .info, .stats, .serve, .output: false
         }
     }
 }

@@ -18,7 +18,7 @@ public enum CommandLineParser: Sendable {
         ListSubcommand.self, ShowSubcommand.self, AddSubcommand.self, EditSubcommand.self, MoveSubcommand.self,
         DeleteSubcommand.self, UndoSubcommand.self, RedoSubcommand.self, HistorySubcommand.self,
         ImportSubcommand.self, ExportSubcommand.self, InfoSubcommand.self, InitSubcommand.self,
-        StatsSubcommand.self,
+        StatsSubcommand.self, ServeSubcommand.self,
     ]
 
     /// The subcommands' names, `help` included, in the order `--help` lists them.

@@ -1,0 +1,45 @@
+import AlbumLibrary
+import AlbumsServer
+import LaunchKit
+
+extension AlbumsApp {
+    /// `albums serve`: the page and the JSON API until SIGTERM or SIGINT (exit 0 then).
+    ///
+    /// Off a loopback address every request needs a token: the one given, or one generated here
+    /// and printed once, in the URL.
+    @MainActor
+    static func serve(
+        session: LibrarySession, options: ServeOptions, author: String, arguments: [String],
+        environment: [String: String], console: Console
+    ) async -> Int32 {
+        let token =
+            options.token ?? (ServerConfiguration.isLoopback(options.host) ? nil : ServerConfiguration.generatedToken())
+        let configuration = ServerConfiguration(
+            host: options.host, port: options.port, token: token, defaultAuthor: author,
+            checkAuthor: { name in
+                do throws(UsageError) {
+                    return .success(try AuthorName.checked(name, source: "author"))
+                } catch {
+                    return .failure(ServerRefusal(error.message))
+                }
+            })
+        do {
+            _ = try await AlbumsServe.run(
+                session: session, configuration: configuration,
+                options: LaunchOptions(arguments: arguments, environment: environment)
+            ) { url in
+                console.write("albums: serving \(url)\n")
+            }
+            return 0
+        } catch let error as LaunchError {
+            let reason =
+                (error.underlyingError as? ServerRefusal)?.message ?? error.underlyingError.map(describe)
+                ?? error.message
+            console.writeErrorLine("albums: serve: \(reason)")
+            return error.exitStatus
+        } catch {
+            console.writeErrorLine("albums: serve: \(describe(error))")
+            return failureExitCode
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import AlbumLibrary
+import CommandStore
+import Foundation
+
+/// The one owner of the library's session: every API call runs here, on the main actor, one at a
+/// time (a session is one connection and is not thread-safe).
+///
+/// Each change names its album by id and hands it to the session, which resolves it inside the
+/// write transaction; undo and redo pass the step the page showed as the expectation, so a stale
+/// page is refused by the library itself.
+@MainActor
+final class LibraryService {
+    let session: LibrarySession
+    let configuration: ServerConfiguration
+    let events: EventStreams
+    /// The revision last announced to the event streams.
+    private var announcedRevision: Int
+
+    init(session: LibrarySession, configuration: ServerConfiguration, events: EventStreams) {
+        self.session = session
+        self.configuration = configuration
+        self.events = events
+        announcedRevision = session.history.revision
+    }
+
+    var revision: Int { session.history.revision }
+
+    // MARK: - Reading
+
+    /// A window of albums (or of the albums matching `search`) and the history's state, read in
+    /// one snapshot, so the Undo title belongs to the albums shown.
+    func state(offset: Int, limit: Int, search: String?) throws -> StateJSON {
+        let library = session.library
+        var state: StateJSON?
+        try library.inOneSnapshot {
+            // A table read first starts the snapshot; the refresh then rereads the history in it.
+            let count = try library.count()
+            try session.refresh()
+            let albums: [AlbumJSON]
+            var total = count
+            if let search, !search.isEmpty {
+                let matches = try library.albums(matching: search, order: .position)
+                total = matches.count
+                albums = matches.dropFirst(offset).prefix(limit).map { AlbumJSON($0.album, position: $0.position) }
+            } else {
+                let start = min(offset, count)
+                let end = min(start + limit, count)
+                albums = try library.albums(at: (start + 1)..<(end + 1)).enumerated().map {
+                    AlbumJSON($0.element, position: start + $0.offset + 1)
+                }
+            }
+            // The last steps only, each one indexed row (a whole listing reads every record:
+            // 180 ms at 3,000 steps).
+            let history = session.history
+            let (steps, done) = (history.count, history.index)
+            let recent = try (max(0, steps - Self.historyShown)..<steps).reversed().map { position in
+                let record = try history.record(at: position)
+                return HistoryStepJSON(
+                    number: position + 1, text: record.text, author: record.author,
+                    time: record.date.map { ($0.timeIntervalSince1970 * 1000).rounded() }, done: position < done)
+            }
+            state = StateJSON(
+                revision: session.history.revision, count: total, offset: offset, albums: albums,
+                undo: session.undoRecord.map(Self.step), redo: session.redoRecord.map(Self.step),
+                author: configuration.defaultAuthor, search: search, history: recent)
+        }
+        guard let state else { throw LibraryError(.storage, "the library could not be read") }
+        return state
+    }
+
+    /// How many of the last steps the page's history panel shows.
+    static let historyShown = 50
+
+    private static func step(_ record: HistoryRecord) -> StepJSON {
+        StepJSON(id: record.id.description, title: record.actionText, text: record.text, author: record.author)
+    }
+
+    // MARK: - Changes
+
+    func add(_ request: AddRequest, author: String) throws -> ChangeJSON {
+        var album = Album(title: request.title, artist: request.artist, genre: request.genre ?? "", year: request.year)
+        if let cover = request.cover, !cover.isEmpty { album.coverURL = try Album.parsedCoverURL(cover) }
+        album = try album.validated()
+        let after = try request.after.map { try Self.albumID($0) }
+        let command = try changing(as: author) { try session.add(album, after: after.map { .id($0) }) }
+        return changed(
+            "Added “\(command.album.title)” (position \(command.position))", steps: [command.text],
+            album: AlbumJSON(command.album, position: command.position))
+    }
+
+    func edit(_ id: UUID, _ request: EditRequest, author: String) throws -> ChangeJSON {
+        var changes = request.changes
+        if let cover = request.coverText { changes.coverURL = try Album.parsedCoverURL(cover) }
+        let change = try changing(as: author) { try session.edit(.id(id), changes: changes) }
+        let edited = (try? change.album.applying(changes)) ?? change.album
+        return changed(
+            "Edited “\(edited.title)” (position \(change.position))", steps: [change.command.text],
+            album: AlbumJSON(edited, position: change.position))
+    }
+
+    func delete(_ id: UUID, author: String) throws -> ChangeJSON {
+        let change = try changing(as: author) { try session.delete(.id(id)) }
+        return changed(
+            "Deleted “\(change.album.title)” (position \(change.position))", steps: [change.command.text],
+            album: AlbumJSON(change.album, position: change.position))
+    }
+
+    func move(_ id: UUID, to target: Int, author: String) throws -> ChangeJSON {
+        let change = try changing(as: author) { try session.move(.id(id), to: target) }
+        return changed(
+            "Moved “\(change.album.title)” from position \(change.command.from) to \(change.command.to)",
+            steps: [change.command.text], album: AlbumJSON(change.album, position: change.command.to))
+    }
+
+    func undo(expecting: String?, author: String) throws -> ChangeJSON {
+        let expected = try expecting.map(Self.recordID)
+        let records = try changing(as: author) { try session.undo(count: 1, expecting: expected) }
+        return changed(records.map { "Undid \($0.text)" }.joined(separator: "\n"), steps: records.map(\.text))
+    }
+
+    func redo(expecting: String?, author: String) throws -> ChangeJSON {
+        let expected = try expecting.map(Self.recordID)
+        let records = try changing(as: author) { try session.redo(count: 1, expecting: expected) }
+        return changed(records.map { "Redid \($0.text)" }.joined(separator: "\n"), steps: records.map(\.text))
+    }
+
+    func mine(redoing: Bool, author: String) throws -> ChangeJSON {
+        let result = try changing(as: author) {
+            redoing ? try session.redoMine(author: author) : try session.undoMine(author: author)
+        }
+        let line: String
+        switch result {
+        case .reverted(let command):
+            line = "\(redoing ? "Redid" : "Undid") your \(command.change.text) (step \(command.step))"
+        case .undone(let record):
+            line = "Undid your \(record.text)"
+        }
+        return changed(line, steps: [result.text])
+    }
+
+    /// Runs a change with `author` recorded as its author (the session's author is this server's
+    /// otherwise), then tells the event streams.
+    private func changing<T>(as author: String, _ body: () throws -> T) throws -> T {
+        let history = session.history
+        let previous = history.author
+        history.author = author
+        defer { history.author = previous }
+        return try body()
+    }
+
+    private func changed(_ message: String, steps: [String], album: AlbumJSON? = nil) -> ChangeJSON {
+        let revision = session.history.revision
+        announce(revision)
+        return ChangeJSON(revision: revision, message: message, steps: steps, album: album)
+    }
+
+    // MARK: - Following other processes
+
+    /// Looks for other processes' commits (one `PRAGMA data_version` when nothing changed, as the
+    /// terminal UI's idle look) and announces a new revision to the event streams.
+    func followExternalChanges() {
+        do {
+            try session.refresh()
+        } catch {
+            return
+        }
+        announce(session.history.revision)
+    }
+
+    private func announce(_ revision: Int) {
+        guard revision != announcedRevision else { return }
+        announcedRevision = revision
+        events.publish(revision: revision)
+    }
+
+    // MARK: - Words from requests
+
+    static func albumID(_ text: String) throws -> UUID {
+        guard let id = UUID(uuidString: text) else {
+            throw LibraryError(.invalidValue, "'\(LibraryError.excerpt(of: text))' is not an album id")
+        }
+        return id
+    }
+
+    static func recordID(_ text: String) throws -> HistoryRecord.ID {
+        guard let id = HistoryRecord.ID(text) else {
+            throw LibraryError(.invalidValue, "'\(LibraryError.excerpt(of: text))' is not a step id")
+        }
+        return id
+    }
+}

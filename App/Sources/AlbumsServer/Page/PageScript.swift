@@ -1,0 +1,336 @@
+/// The page's script (`GET /app.js`): reads `/api/state`, follows `/api/events`, and sends each
+/// action with the step or album it showed. Every piece of data reaches the page through
+/// `textContent` or an attribute value, never as markup.
+enum PageScript {
+    static let text = #"""
+        "use strict";
+        (() => {
+        const WINDOW = 200;
+        const $ = (id) => document.getElementById(id);
+        const state = { data: null, index: 0, offset: 0, search: "", currentId: null, busy: false, revision: -1 };
+        const authorInput = $("author");
+        authorInput.value = localStorage.getItem("albums.author") || "";
+        authorInput.addEventListener("change", () => {
+          const name = authorInput.value.trim();
+          if (name) localStorage.setItem("albums.author", name); else localStorage.removeItem("albums.author");
+          say(name ? "Your changes are recorded as " + name : "Your changes are recorded as the server's user");
+        });
+        function author() { return authorInput.value.trim() || undefined; }
+
+        function say(text, isError) {
+          const status = $("status");
+          status.textContent = text || "";
+          status.classList.toggle("error", !!isError);
+        }
+
+        async function api(method, path, body) {
+          const options = { method, headers: { "X-Albums-Request": "1" } };
+          if (body !== undefined) {
+            options.headers["Content-Type"] = "application/json";
+            options.body = JSON.stringify(body);
+          }
+          const response = await fetch(path, options);
+          let json = null;
+          try { json = await response.json(); } catch (e) { json = null; }
+          if (!response.ok) {
+            const message = json && json.error ? json.error.message : ("the server answered " + response.status);
+            const error = new Error(message);
+            error.status = response.status;
+            throw error;
+          }
+          return json;
+        }
+
+        async function load() {
+          const params = new URLSearchParams({ offset: String(state.offset), limit: String(WINDOW) });
+          if (state.search) params.set("q", state.search);
+          const data = await api("GET", "/api/state?" + params.toString());
+          state.data = data;
+          state.revision = data.revision;
+          // Keep the album shown, wherever it went; else the same place.
+          let found = -1;
+          if (state.currentId) found = data.albums.findIndex((a) => a.id === state.currentId);
+          if (found >= 0) {
+            state.index = data.offset + found;
+          } else {
+            state.index = Math.min(state.index, Math.max(data.count - 1, 0));
+            if (!inWindow(state.index) && data.count > 0) return loadAround(state.index);
+          }
+          const album = current();
+          state.currentId = album ? album.id : null;
+          render();
+        }
+
+        function inWindow(index) {
+          const d = state.data;
+          return d && index >= d.offset && index < d.offset + d.albums.length;
+        }
+
+        function loadAround(index) {
+          state.offset = Math.max(0, index - Math.floor(WINDOW / 2));
+          state.index = index;
+          state.currentId = null;
+          return load();
+        }
+
+        function current() {
+          const d = state.data;
+          if (!d || !inWindow(state.index)) return null;
+          return d.albums[state.index - d.offset];
+        }
+
+        function hue(id) {
+          let h = 0;
+          for (const c of id) h = (h * 31 + c.charCodeAt(0)) % 360;
+          return h;
+        }
+
+        function coverFor(album, selected) {
+          const li = document.createElement("li");
+          li.className = "cover" + (selected ? " selected" : "");
+          li.setAttribute("role", "option");
+          li.setAttribute("aria-selected", selected ? "true" : "false");
+          li.dataset.id = album.id;
+          li.style.setProperty("--hue", String(hue(album.id)));
+          const art = document.createElement("div");
+          art.className = "art";
+          const title = document.createElement("span");
+          title.className = "c-title";
+          title.textContent = album.title;
+          const artist = document.createElement("span");
+          artist.className = "c-artist";
+          artist.textContent = album.artist;
+          art.append(title, artist);
+          const caption = document.createElement("div");
+          caption.className = "caption";
+          caption.textContent = album.title;
+          li.append(art, caption);
+          li.addEventListener("click", () => select(album.position - 1));
+          return li;
+        }
+
+        function render() {
+          const d = state.data;
+          const list = $("covers");
+          list.replaceChildren();
+          const album = current();
+          for (const a of d.albums) list.append(coverFor(a, album && a.id === album.id));
+          $("empty").hidden = d.count > 0;
+          $("empty").textContent = state.search ? "No albums match “" + state.search + "”." : "No albums.";
+          const selected = list.querySelector(".selected");
+          if (selected) selected.scrollIntoView({ block: "nearest", inline: "center" });
+          $("d-title").textContent = album ? album.title : "";
+          $("d-artist").textContent = album ? album.artist : "";
+          $("d-genre").textContent = album ? (album.genre || "—") : "";
+          $("d-year").textContent = album ? (album.year ? String(album.year) : "—") : "";
+          $("d-position").textContent = album ? album.position + " of " + (state.search ? d.count + " found" : d.count) : "";
+          const cover = $("d-cover");
+          cover.replaceChildren();
+          if (album && album.cover) {
+            // A cover from elsewhere is a link only: the page never loads it.
+            const link = document.createElement("a");
+            link.href = album.cover;
+            link.rel = "noreferrer noopener";
+            link.target = "_blank";
+            link.textContent = album.cover;
+            cover.append(link);
+          } else if (album) {
+            cover.textContent = "—";
+          }
+          const undo = $("undo"), redo = $("redo");
+          undo.disabled = !d.undo || state.busy;
+          undo.textContent = d.undo ? "Undo " + d.undo.title : "Undo";
+          undo.title = d.undo ? (d.undo.text + (d.undo.author ? " — by " + d.undo.author : "")) : "Nothing to undo";
+          redo.disabled = !d.redo || state.busy;
+          redo.textContent = d.redo ? "Redo " + d.redo.title : "Redo";
+          for (const id of ["edit", "move", "delete"]) $(id).disabled = !album || state.busy;
+          $("add").disabled = state.busy;
+          authorInput.placeholder = d.author;
+          const history = $("history");
+          history.replaceChildren();
+          for (const step of d.history) {
+            const li = document.createElement("li");
+            li.className = step.done ? "done" : "undone";
+            const text = document.createElement("span");
+            text.className = "h-text";
+            text.textContent = step.number + ". " + step.text;
+            const who = document.createElement("span");
+            who.className = "h-who";
+            who.textContent = (step.author || "") + (step.time ? " · " + new Date(step.time).toLocaleTimeString() : "");
+            li.append(text, who);
+            history.append(li);
+          }
+          if (d.history.length === 0) {
+            const li = document.createElement("li");
+            li.className = "none";
+            li.textContent = "No changes yet.";
+            history.append(li);
+          }
+        }
+
+        function select(index) {
+          const d = state.data;
+          if (!d || d.count === 0) return;
+          index = Math.max(0, Math.min(index, d.count - 1));
+          state.index = index;
+          if (!inWindow(index)) { loadAround(index).catch(failed); return; }
+          state.currentId = current().id;
+          render();
+        }
+
+        function failed(error) {
+          say(error.message, true);
+        }
+
+        // Runs an action; a refusal (a stale page, an album gone) is said, then the page rereads.
+        async function act(run) {
+          if (state.busy) return;
+          state.busy = true;
+          render();
+          try {
+            const result = await run();
+            if (result && result.album && result.album.id && result.message.startsWith("Added")) state.currentId = result.album.id;
+            say(result ? result.message : "");
+          } catch (error) {
+            say(error.message + (error.status === 409 || error.status === 404 ? " — the page is refreshed" : ""), true);
+          } finally {
+            state.busy = false;
+            try { await load(); } catch (error) { failed(error); }
+          }
+        }
+
+        function undo() {
+          const d = state.data;
+          if (!d || !d.undo) return;
+          act(() => api("POST", "/api/undo", { expecting: d.undo.id, author: author() }));
+        }
+        function redo() {
+          const d = state.data;
+          if (!d || !d.redo) return;
+          act(() => api("POST", "/api/redo", { expecting: d.redo.id, author: author() }));
+        }
+        function remove() {
+          const album = current();
+          if (!album) return;
+          act(() => api("DELETE", "/api/albums/" + album.id, { author: author() }));
+        }
+
+        let editing = null;
+        function openForm(album) {
+          editing = album;
+          $("form-title").textContent = album ? "Edit album" : "Add album";
+          $("f-title").value = album ? album.title : "";
+          $("f-artist").value = album ? album.artist : "";
+          $("f-genre").value = album ? album.genre : "";
+          $("f-year").value = album && album.year ? String(album.year) : "";
+          $("f-cover").value = album && album.cover ? album.cover : "";
+          $("form-error").textContent = "";
+          $("form-dialog").showModal();
+          $("f-title").focus();
+        }
+        $("form").addEventListener("submit", (event) => {
+          event.preventDefault();
+          const year = $("f-year").value.trim();
+          if (year && !/^[0-9]+$/.test(year)) { $("form-error").textContent = "Year takes digits only"; return; }
+          const fields = {
+            title: $("f-title").value, artist: $("f-artist").value, genre: $("f-genre").value,
+            year: year ? Number(year) : null, cover: $("f-cover").value.trim() || null, author: author(),
+          };
+          const album = editing;
+          $("form-dialog").close();
+          if (album) {
+            act(() => api("PATCH", "/api/albums/" + album.id, fields));
+          } else {
+            const shown = current();
+            if (fields.year === null) delete fields.year;
+            if (fields.cover === null) delete fields.cover;
+            if (shown) fields.after = shown.id;
+            act(() => api("POST", "/api/albums", fields));
+          }
+        });
+        $("form-cancel").addEventListener("click", () => $("form-dialog").close());
+
+        function openMove() {
+          const album = current();
+          if (!album) return;
+          $("m-to").value = String(album.position);
+          $("move-error").textContent = "";
+          $("move-dialog").showModal();
+          $("m-to").select();
+        }
+        $("move-form").addEventListener("submit", (event) => {
+          event.preventDefault();
+          const album = current();
+          const to = $("m-to").value.trim();
+          if (!/^[0-9]+$/.test(to)) { $("move-error").textContent = "A position is a whole number"; return; }
+          $("move-dialog").close();
+          if (album) act(() => api("POST", "/api/albums/" + album.id + "/move", { to: Number(to), author: author() }));
+        });
+        $("move-cancel").addEventListener("click", () => $("move-dialog").close());
+
+        $("undo").addEventListener("click", undo);
+        $("redo").addEventListener("click", redo);
+        $("delete").addEventListener("click", remove);
+        $("add").addEventListener("click", () => openForm(null));
+        $("edit").addEventListener("click", () => { const a = current(); if (a) openForm(a); });
+        $("move").addEventListener("click", openMove);
+
+        let searchTimer = null;
+        $("search").addEventListener("input", () => {
+          clearTimeout(searchTimer);
+          searchTimer = setTimeout(() => {
+            state.search = $("search").value.trim();
+            state.offset = 0;
+            state.index = 0;
+            state.currentId = null;
+            load().catch(failed);
+          }, 150);
+        });
+
+        document.addEventListener("keydown", (event) => {
+          if (document.querySelector("dialog[open]")) return;
+          const typing = event.target instanceof HTMLInputElement;
+          const mod = event.ctrlKey || event.metaKey;
+          if (mod && (event.key === "z" || event.key === "Z")) {
+            if (typing) return;
+            event.preventDefault();
+            if (event.shiftKey) redo(); else undo();
+            return;
+          }
+          if (mod && event.key === "y" && !typing) { event.preventDefault(); redo(); return; }
+          if (typing) {
+            if (event.key === "Escape") event.target.blur();
+            return;
+          }
+          if (mod || event.altKey) return;
+          switch (event.key) {
+            case "ArrowRight": case "ArrowDown": event.preventDefault(); select(state.index + 1); break;
+            case "ArrowLeft": case "ArrowUp": event.preventDefault(); select(state.index - 1); break;
+            case "Home": event.preventDefault(); select(0); break;
+            case "End": event.preventDefault(); if (state.data) select(state.data.count - 1); break;
+            case "Delete": case "Backspace": event.preventDefault(); remove(); break;
+            case "a": case "n": event.preventDefault(); openForm(null); break;
+            case "e": { event.preventDefault(); const a = current(); if (a) openForm(a); break; }
+            case "m": event.preventDefault(); openMove(); break;
+            case "/": event.preventDefault(); $("search").focus(); break;
+          }
+        });
+
+        // Live: the server sends the library's revision whenever anyone changes it.
+        function listen() {
+          const live = $("live");
+          const events = new EventSource("/api/events");
+          events.addEventListener("open", () => { live.textContent = "live"; live.className = "live on"; });
+          events.addEventListener("error", () => { live.textContent = "reconnecting…"; live.className = "live off"; });
+          events.addEventListener("revision", (event) => {
+            let revision = -1;
+            try { revision = JSON.parse(event.data).revision; } catch (e) { return; }
+            if (revision !== state.revision && !state.busy) load().catch(failed);
+          });
+        }
+
+        load().then(() => { $("covers").focus(); }).catch(failed);
+        listen();
+        })();
+        """#
+}

@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""The albums page in headless Chromium, driven by Selenium (4.8 from Debian or a newer pip one).
+
+Usage: browser_test.py URL ALBUMS_BINARY LIBRARY SCREENSHOT_DIR
+
+Run by BrowserTests.swift against a real `albums serve` on 127.0.0.1. Prints one "ok: ..." line
+per scenario and exits 1 with "FAIL: ..." on the first that does not hold. The driver is the
+system's chromedriver (never downloaded) and SE_AVOID_STATS keeps Selenium from reporting usage:
+nothing leaves the loopback address.
+"""
+import os
+import struct
+import subprocess
+import sys
+import zlib
+
+os.environ.setdefault("SE_AVOID_STATS", "true")
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import WebDriverWait
+
+URL, ALBUMS, LIBRARY, SHOTS = sys.argv[1:5]
+# A bound on waits for what should happen at once: only turns a hang into a failure.
+PATIENCE = 60
+
+
+def fail(message):
+    print("FAIL: " + message, flush=True)
+    sys.exit(1)
+
+
+def ok(message):
+    print("ok: " + message, flush=True)
+
+
+def make_driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in [
+        "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1280,800",
+        "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--disable-extensions", "--metrics-recording-only",
+        "--no-proxy-server", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+    ]:
+        options.add_argument(argument)
+    return webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+
+
+def wait(driver, what, condition):
+    try:
+        return WebDriverWait(driver, PATIENCE, poll_frequency=0.02).until(lambda d: condition())
+    except TimeoutException:
+        status = driver.find_element(By.ID, "status").text
+        shot(driver, "failure")
+        fail(what + " never held (status line: %r)" % status)
+
+
+def covers(driver):
+    return driver.find_elements(By.CSS_SELECTOR, "#covers li.cover")
+
+
+def cover_titles(driver):
+    # Read in one script: the list is rebuilt on every change, so elements found earlier go stale.
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#covers .c-title')).map(e => e.textContent)")
+
+
+def text(driver, element_id):
+    return driver.find_element(By.ID, element_id).text
+
+
+def button(driver, element_id):
+    return driver.find_element(By.ID, element_id)
+
+
+def shot(driver, name):
+    path = os.path.join(SHOTS, name + ".png")
+    driver.save_screenshot(path)
+    return path
+
+
+def cli(*arguments):
+    subprocess.run([ALBUMS, "--db", LIBRARY] + list(arguments), check=True, capture_output=True,
+                   env=dict(os.environ, ALBUMS_AUTHOR="cli-user"))
+
+
+def png_pixels(path):
+    """Decodes an 8-bit RGB or RGBA PNG (what Chromium writes) with the standard library only."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        fail(path + " is not a PNG")
+    offset, idat, width, height, channels = 8, b"", 0, 0, 0
+    while offset < len(data):
+        length, kind = struct.unpack(">I4s", data[offset:offset + 8])
+        chunk = data[offset + 8:offset + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", chunk[:10])
+            if depth != 8 or colour not in (2, 6):
+                fail("unexpected PNG format in " + path)
+            channels = 3 if colour == 2 else 4
+        elif kind == b"IDAT":
+            idat += chunk
+        offset += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, previous, position = [], bytearray(stride), 0
+    for _ in range(height):
+        kind = raw[position]
+        line = bytearray(raw[position + 1:position + 1 + stride])
+        position += 1 + stride
+        for i in range(stride):
+            left = line[i - channels] if i >= channels else 0
+            up = previous[i]
+            corner = previous[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + left) & 0xFF
+            elif kind == 2:
+                line[i] = (line[i] + up) & 0xFF
+            elif kind == 3:
+                line[i] = (line[i] + (left + up) // 2) & 0xFF
+            elif kind == 4:
+                estimate = left + up - corner
+                pa, pb, pc = abs(estimate - left), abs(estimate - up), abs(estimate - corner)
+                predictor = left if pa <= pb and pa <= pc else (up if pb <= pc else corner)
+                line[i] = (line[i] + predictor) & 0xFF
+        rows.append(line)
+        previous = line
+    return width, height, channels, rows
+
+
+def pixel(image, x, y):
+    width, height, channels, rows = image
+    row = rows[y]
+    return tuple(row[x * channels:x * channels + 3])
+
+
+def main():
+    os.makedirs(SHOTS, exist_ok=True)
+    driver = make_driver()
+    try:
+        run(driver)
+    finally:
+        driver.quit()
+
+
+def run(driver):
+    # 1. The page opens: five covers, the first album's details, Undo disabled.
+    driver.get(URL)
+    wait(driver, "five covers", lambda: len(covers(driver)) == 5)
+    wait(driver, "the live dot", lambda: text(driver, "live") == "live")
+    if text(driver, "d-title") != "Best of Bowie":
+        fail("details show %r" % text(driver, "d-title"))
+    if button(driver, "undo").is_enabled():
+        fail("Undo is enabled with nothing to undo")
+    path = shot(driver, "desktop-1280x800")
+    image = png_pixels(path)
+    colours = {pixel(image, x, y) for x in range(0, image[0], 16) for y in range(0, image[1], 16)}
+    if len(colours) < 20:
+        fail("the screenshot is nearly blank (%d colours)" % len(colours))
+    first = covers(driver)[0]
+    ratio = driver.execute_script("return window.devicePixelRatio") or 1
+    box = first.find_element(By.CSS_SELECTOR, ".art").rect
+    centre = pixel(image, int((box["x"] + box["width"] * 0.2) * ratio), int((box["y"] + box["height"] * 0.2) * ratio))
+    background = pixel(image, 2, int(image[1] * 0.95))
+    if centre == background or max(centre) - min(centre) < 20:
+        fail("the first cover is not drawn (pixel %r, background %r)" % (centre, background))
+    ok("page opened, covers drawn (pixel %r on background %r)" % (centre, background))
+
+    # 2. Delete with the toolbar: Undo names the step.
+    button(driver, "delete").click()
+    wait(driver, "four covers", lambda: len(covers(driver)) == 4)
+    wait(driver, "Undo enabled", lambda: button(driver, "undo").is_enabled())
+    if button(driver, "undo").text != "Undo Delete “Best of Bowie”":
+        fail("Undo reads %r" % button(driver, "undo").text)
+    ok("deleted with the toolbar; " + button(driver, "undo").text)
+
+    # 3. Undo: the album is back, Redo names it.
+    button(driver, "undo").click()
+    wait(driver, "five covers again", lambda: len(covers(driver)) == 5)
+    wait(driver, "Redo names the step", lambda: button(driver, "redo").text == "Redo Delete “Best of Bowie”")
+    ok("undone")
+
+    # 4. Reload: it persisted.
+    driver.refresh()
+    wait(driver, "five covers after reload", lambda: len(covers(driver)) == 5)
+    wait(driver, "Redo after reload", lambda: button(driver, "redo").text == "Redo Delete “Best of Bowie”")
+    ok("reload shows the same library and history")
+
+    # 5. Two windows follow each other.
+    first_window = driver.current_window_handle
+    driver.switch_to.new_window("window")
+    driver.get(URL)
+    wait(driver, "five covers in the second window", lambda: len(covers(driver)) == 5)
+    wait(driver, "the second window is live", lambda: text(driver, "live") == "live")
+    button(driver, "delete").click()
+    wait(driver, "four covers in the second window", lambda: len(covers(driver)) == 4)
+    second_window = driver.current_window_handle
+    driver.switch_to.window(first_window)
+    wait(driver, "the first window follows", lambda: len(covers(driver)) == 4)
+    wait(driver, "the first window's Undo", lambda: button(driver, "undo").text == "Undo Delete “Best of Bowie”")
+    driver.switch_to.window(second_window)
+    driver.close()
+    driver.switch_to.window(first_window)
+    ok("two windows follow each other")
+
+    # 6. A change made by the CLI appears.
+    cli("add", "--title", "From the CLI", "--artist", "Terminal")
+    wait(driver, "the CLI's album", lambda: "From the CLI" in cover_titles(driver))
+    wait(driver, "Undo names the CLI's step", lambda: button(driver, "undo").text == "Undo Add “From the CLI”")
+    ok("a CLI change appears")
+
+    # 7. A stale action is refused: with the page no longer live (its event stream blocked), the
+    # CLI changes the history; the page's Undo names a step that is no longer last.
+    driver.execute_cdp_cmd("Network.enable", {})
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/api/events*"]})
+    driver.refresh()
+    wait(driver, "the page reloaded", lambda: "From the CLI" in cover_titles(driver))
+    wait(driver, "the stream is blocked", lambda: text(driver, "live") != "live")
+    cli("delete", "From the CLI")
+    button(driver, "undo").click()
+    wait(driver, "the refusal", lambda: "another process changed the history" in text(driver, "status"))
+    wait(driver, "the page refreshed", lambda: "From the CLI" not in cover_titles(driver))
+    wait(driver, "Undo names the new step", lambda: button(driver, "undo").text == "Undo Delete “From the CLI”")
+    shot(driver, "stale-refused")
+    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    driver.refresh()
+    wait(driver, "live again", lambda: text(driver, "live") == "live")
+    ok("a stale undo is refused, the page refreshed")
+
+    # 8. Keyboard only: arrows, Delete, Ctrl+Z, the author's name.
+    author = driver.find_element(By.ID, "author")
+    author.click()
+    author.send_keys("ada" + Keys.TAB)
+    wait(driver, "the name is kept", lambda: driver.execute_script("return localStorage.getItem('albums.author')") == "ada")
+    driver.execute_script("document.getElementById('covers').focus()")
+    keys = ActionChains(driver)
+    keys.send_keys(Keys.HOME).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ARROW_RIGHT).perform()
+    wait(driver, "the third album", lambda: text(driver, "d-position").startswith("3 of"))
+    chosen = text(driver, "d-title")
+    ActionChains(driver).send_keys(Keys.DELETE).perform()
+    wait(driver, "deleted by key", lambda: chosen not in cover_titles(driver))
+    wait(driver, "the history names ada", lambda: "ada" in text(driver, "history"))
+    ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    wait(driver, "undone by Ctrl+Z", lambda: chosen in cover_titles(driver))
+    ActionChains(driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
+    wait(driver, "redone by Shift+Ctrl+Z", lambda: chosen not in cover_titles(driver))
+    ActionChains(driver).send_keys("a").perform()
+    wait(driver, "the add form", lambda: driver.find_element(By.ID, "form-dialog").get_attribute("open") is not None)
+    ActionChains(driver).send_keys("Typed <b>Title</b>").send_keys(Keys.TAB).send_keys("Keys Only").send_keys(Keys.ENTER).perform()
+    wait(driver, "the typed album", lambda: "Typed <b>Title</b>" in cover_titles(driver))
+    if driver.find_elements(By.CSS_SELECTOR, "#covers b"):
+        fail("a title became markup")
+    ok("keyboard only: arrows, Delete, Ctrl+Z, Shift+Ctrl+Z, the add form")
+
+    # 9. Edit, move and search through the page.
+    driver.execute_script("document.getElementById('covers').focus()")
+    ActionChains(driver).send_keys(Keys.HOME).perform()
+    wait(driver, "the first album", lambda: text(driver, "d-position").startswith("1 of"))
+    title = text(driver, "d-title")
+    ActionChains(driver).send_keys("e").perform()
+    wait(driver, "the edit form", lambda: driver.find_element(By.ID, "form-dialog").get_attribute("open") is not None)
+    year = driver.find_element(By.ID, "f-year")
+    year.clear()
+    year.send_keys("1999" + Keys.ENTER)
+    wait(driver, "the year edited", lambda: text(driver, "d-year") == "1999")
+    ActionChains(driver).send_keys("m").perform()
+    wait(driver, "the move form", lambda: driver.find_element(By.ID, "move-dialog").get_attribute("open") is not None)
+    target = driver.find_element(By.ID, "m-to")
+    target.clear()
+    target.send_keys("2" + Keys.ENTER)
+    wait(driver, "moved to 2", lambda: text(driver, "d-position").startswith("2 of") and text(driver, "d-title") == title)
+    search = driver.find_element(By.ID, "search")
+    search.send_keys("keys only")
+    wait(driver, "the search", lambda: cover_titles(driver) == ["Typed <b>Title</b>"])
+    search.send_keys(Keys.CONTROL + "a", Keys.BACKSPACE)
+    wait(driver, "the search cleared", lambda: len(cover_titles(driver)) > 1)
+    ok("edit, move and search through the page")
+
+    # 10. Phone size: one column, nothing wider than the screen.
+    driver.set_window_size(390, 844)
+    wait(driver, "the phone layout", lambda: driver.execute_script("return window.innerWidth") <= 400)
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    if overflow > 0:
+        fail("the page is %dpx wider than a phone" % overflow)
+    for element_id in ["undo", "redo", "add", "edit", "move", "delete", "search"]:
+        if not button(driver, element_id).is_displayed():
+            fail(element_id + " is hidden on a phone")
+    shot(driver, "phone-390x844")
+    ok("phone size")
+
+
+if __name__ == "__main__":
+    main()
