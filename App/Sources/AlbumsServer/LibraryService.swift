@@ -134,6 +134,8 @@ final class LibraryService {
             line = "\(redoing ? "Redid" : "Undid") your \(command.change.text) (step \(command.step))"
         case .undone(let record):
             line = "Undid your \(record.text)"
+        case .redone(let record):
+            line = "Redid your \(record.text)"
         }
         return changed(line, steps: [result.text])
     }
