@@ -45,6 +45,10 @@ final class ServerProcess: @unchecked Sendable {
         errorPath = folder.appendingPathComponent("stderr").path
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+        // serve, like the terminal UI, opens only a library that exists (`albums init` makes one).
+        if !FileManager.default.fileExists(atPath: self.database) {
+            try await Self.makeLibrary(at: self.database)
+        }
         process = Process()
         process.executableURL = Self.executable
         process.arguments = ["--db", self.database, "serve", "--port", "0"] + arguments
@@ -101,6 +105,22 @@ final class ServerProcess: @unchecked Sendable {
         process.waitUntilExit()
         return process.terminationReason == .uncaughtSignal
             ? 128 + process.terminationStatus : process.terminationStatus
+    }
+
+    /// `albums init PATH`: a library with the five default albums.
+    private static func makeLibrary(at path: String) async throws {
+        let made = Process()
+        made.executableURL = executable
+        made.arguments = ["init", path]
+        var variables = ProcessInfo.processInfo.environment
+        variables["ALBUMS_DB"] = nil
+        made.environment = variables
+        made.standardOutput = FileHandle.nullDevice
+        made.standardError = FileHandle.nullDevice
+        _ = try await ProcessExit.run(made, timeout: Patience.childProcess)
+        guard made.terminationStatus == 0 else {
+            throw ServerError("albums init \(path) exited \(made.terminationStatus)")
+        }
     }
 
     /// Runs the CLI on the same library (`albums --db … ARGS`) and returns its exit status and output.
