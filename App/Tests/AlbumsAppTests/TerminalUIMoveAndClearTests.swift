@@ -138,22 +138,28 @@ extension TerminalUITests {
 }
 
 extension TerminalUITests {
+    /// ada's terminal UI (in `tmux`) deletes “Best of Bowie”, then grace, another process, adds
+    /// “Blue Train” at position 1; returns grace's CLI.
+    private func adaDeletesThenGraceAdds(in folder: URL, tmux: TmuxSession) async throws -> AlbumsProcess {
+        let database = folder.appendingPathComponent("library.sqlite").path
+        var grace = AlbumsProcess(database: database)
+        grace.environment["ALBUMS_AUTHOR"] = "grace"
+        try await tmux.start(database: database, arguments: ["--author", "ada"])
+        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
+        try await tmux.send("d")
+        try await tmux.waitForScreen("the delete") { $0.contains("Deleted “Best of Bowie”") }
+        #expect(try await grace("add", "-t", "Blue Train", "-a", "John Coltrane", "--at", "1").status == 0)
+        return grace
+    }
+
     /// `U` undoes the user's own latest change although another author (another process) changed
     /// the library since; `R` does it again; the status line says which step, or why not.
     @Test func shiftUUndoesYourOwnChangeAfterAnotherAuthorsChange() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = folder.appendingPathComponent("library.sqlite").path
-        var grace = AlbumsProcess(database: database)
-        grace.environment["ALBUMS_AUTHOR"] = "grace"
         let tmux = TmuxSession()
-        try await tmux.start(database: database, arguments: ["--author", "ada"])
         defer { tmux.kill() }
-        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
-
-        try await tmux.send("d")
-        try await tmux.waitForScreen("the delete") { $0.contains("Deleted “Best of Bowie”") }
-        #expect(try await grace("add", "-t", "Blue Train", "-a", "John Coltrane", "--at", "1").status == 0)
+        let grace = try await adaDeletesThenGraceAdds(in: folder, tmux: tmux)
 
         try await tmux.send("U")
         let undone = try await tmux.waitForScreen("the undo of ada's delete") {
@@ -176,17 +182,9 @@ extension TerminalUITests {
     @Test func oSwitchesUndoToYourOwnChangesAndTheToolbarNamesThem() async throws {
         let folder = try AlbumsProcess.makeFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let database = folder.appendingPathComponent("library.sqlite").path
-        var grace = AlbumsProcess(database: database)
-        grace.environment["ALBUMS_AUTHOR"] = "grace"
         let tmux = TmuxSession()
-        try await tmux.start(database: database, arguments: ["--author", "ada"])
         defer { tmux.kill() }
-        try await tmux.waitForScreen("the albums") { $0.contains("[q] Quit") && $0.contains("Artist  David Bowie") }
-
-        try await tmux.send("d")
-        try await tmux.waitForScreen("the delete") { $0.contains("Deleted “Best of Bowie”") }
-        #expect(try await grace("add", "-t", "Blue Train", "-a", "John Coltrane", "--at", "1").status == 0)
+        let grace = try await adaDeletesThenGraceAdds(in: folder, tmux: tmux)
         // Everyone's: the toolbar follows the shared history's last step, grace's add.
         try await tmux.waitForScreen("grace's add on the toolbar") { $0.contains("[u] Undo Add “Blue Train”") }
 

@@ -179,20 +179,12 @@ struct ServeAPITests {
 
     @Test("SIGTERM: a request in progress is answered, event streams end, the server exits 0")
     func sigtermLetsRequestsFinish() async throws {
-        // The library exists first: the gate pauses every commit, seeding the defaults too.
-        let gate = FileManager.default.temporaryDirectory.appendingPathComponent("albums-gate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: gate, withIntermediateDirectories: true)
+        // ServerProcess makes the library with `albums init` before the gated server starts (the
+        // gate pauses every commit, seeding the defaults too).
+        let gate = try Self.makeCommitGate()
         defer { try? FileManager.default.removeItem(at: gate) }
-        let seeded = try await ServerProcess()
-        #expect(await seeded.stop() == 0)
-        let server = try await ServerProcess(
-            environment: ["ALBUMS_TEST_COMMIT_GATE": gate.path], database: seeded.database)
-        defer {
-            Task {
-                await server.finish()
-                await seeded.finish()
-            }
-        }
+        let server = try await ServerProcess(environment: ["ALBUMS_TEST_COMMIT_GATE": gate.path])
+        defer { Task { await server.finish() } }
         let port = server.port
         let (stream, events) = try await RawHTTP.open(
             port: port, bytes: RawHTTP.requestBytes("GET", "/api/events", port: port))
@@ -224,19 +216,12 @@ struct ServeAPITests {
 
     @Test("a second SIGTERM escalates: the wait for a request in progress is cut short")
     func secondSignalEscalates() async throws {
-        let gate = FileManager.default.temporaryDirectory.appendingPathComponent("albums-gate-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: gate, withIntermediateDirectories: true)
+        // ServerProcess makes the library with `albums init` before the gated server starts (the
+        // gate pauses every commit, seeding the defaults too).
+        let gate = try Self.makeCommitGate()
         defer { try? FileManager.default.removeItem(at: gate) }
-        let seeded = try await ServerProcess()
-        #expect(await seeded.stop() == 0)
-        let server = try await ServerProcess(
-            environment: ["ALBUMS_TEST_COMMIT_GATE": gate.path], database: seeded.database)
-        defer {
-            Task {
-                await server.finish()
-                await seeded.finish()
-            }
-        }
+        let server = try await ServerProcess(environment: ["ALBUMS_TEST_COMMIT_GATE": gate.path])
+        defer { Task { await server.finish() } }
         let port = server.port
         let body = Array(#"{"title":"Cut Short","artist":"Someone"}"#.utf8)
         let (channel, answer) = try await RawHTTP.open(
@@ -282,5 +267,12 @@ struct ServeAPITests {
     private func titlesShown(_ port: Int) async throws -> [String] {
         let state = try await RawHTTP.send("GET", "/api/state", port: port)
         return (state.json["albums"] as? [[String: Any]] ?? []).compactMap { $0["title"] as? String }
+    }
+
+    /// A folder for `ALBUMS_TEST_COMMIT_GATE`: each commit of the server waits in it until let go.
+    private static func makeCommitGate() throws -> URL {
+        let gate = FileManager.default.temporaryDirectory.appendingPathComponent("albums-gate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: gate, withIntermediateDirectories: true)
+        return gate
     }
 }
