@@ -56,7 +56,9 @@ let package = Package(
         // (CExtendedAttributes: the mark on each -wal naming its database, WriteAheadLogOwner.)
         .target(
             name: "SQLiteDatabase",
-            dependencies: ["CSQLite", .target(name: "CExtendedAttributes", condition: .when(platforms: [.linux]))]),
+            dependencies: [
+                "CSQLite", "Locking", .target(name: "CExtendedAttributes", condition: .when(platforms: [.linux])),
+            ]),
         // Durable, transactional command history on SQLite.
         .target(name: "CommandStore", dependencies: ["CommandKit", "SQLiteDatabase"]),
         // The album domain: Album, LibraryAPI (the receiver), album commands.

@@ -224,6 +224,9 @@ public enum LibraryFile: Sendable {
             throw LibraryError(.storage, "cannot open the library \(path): \(FileSystem.reason(errno: code))")
         }
         try requireRegular(status, path)
+        // A database this process has open is not read here: closing a descriptor of it would
+        // drop SQLite's locks on it. SQLite checks what it is as it opens it again.
+        guard !ProcessLockedFiles.holds(path) else { return }
         let descriptor = openWithoutBlocking(path)
         guard descriptor >= 0 else {
             let code = errno
@@ -255,13 +258,4 @@ public enum LibraryFile: Sendable {
 /// ``LibraryFile/open(path:)``.
 private func openWithoutBlocking(_ path: String) -> Int32 {
     open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-}
-
-/// `open(2)` for reading, named apart from ``LibraryFile/open(path:)``.
-private func openForReading(_ path: String) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.open(path, O_RDONLY | O_CLOEXEC)
-    #else
-    Darwin.open(path, O_RDONLY | O_CLOEXEC)
-    #endif
 }

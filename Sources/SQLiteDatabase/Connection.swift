@@ -24,6 +24,8 @@ final class Connection {
     var fileCheck: (() -> Bool)?
     /// Set when ``fileCheck`` refused the last commit, so its error says why.
     var fileCheckRefusedCommit = false
+    /// The files this connection holds SQLite's locks on, registered in ``ProcessLockedFiles``.
+    private var lockedFiles: [FileIdentity] = []
 
     init(handle: OpaquePointer, path: String?) {
         self.handle = handle
@@ -32,13 +34,31 @@ final class Connection {
 
     deinit {
         close()
+        // Every statement held this connection, so the last is finalized: SQLite has closed it.
+        releaseLockedFiles()
     }
 
     func close() {
         guard let handle else { return }
+        let closesNow = sqlite3_next_stmt(handle, nil) == nil
         // close_v2 defers the real close until outstanding statements are finalized.
         sqlite3_close_v2(handle)
         self.handle = nil
+        if closesNow { releaseLockedFiles() }
+    }
+
+    /// Notes the files SQLite locks for this connection until it is really closed
+    /// (``ProcessLockedFiles``).
+    func holdLockedFiles(_ identities: [FileIdentity]) {
+        releaseLockedFiles()
+        lockedFiles = identities
+        ProcessLockedFiles.hold(identities)
+    }
+
+    private func releaseLockedFiles() {
+        guard !lockedFiles.isEmpty else { return }
+        ProcessLockedFiles.release(lockedFiles)
+        lockedFiles = []
     }
 
     /// Closes without the checkpoint SQLite runs when the last connection closes, and so without

@@ -109,13 +109,15 @@ extension Database {
         if !configuration.isReadOnly {
             WriteAheadLogOwner.mark(base + "-wal", database: identity)
         }
+        let index = FileIdentity(path: base + "-shm")
         openedFile = OpenedFile(
             identity: identity,
             companionBase: base,
             log: FileIdentity(path: base + "-wal"),
-            index: FileIdentity(path: base + "-shm"),
+            index: index,
             stamp: FileSystem.stamp(of: path),
             dataVersion: try connection.dataVersion())
+        connection.holdLockedFiles([identity] + (index.map { [$0] } ?? []))
         // One `stat` per commit, with the write lock held: 2.3 µs on the busy development VM, against
         // 47–58 µs for a one-row commit measured beside it. Skipping some would let commits made just
         // after a move go to the old file.

@@ -30,11 +30,13 @@ package enum WriteAheadLogScan {
     /// logged after damage: lost when a connection opens the file.
     ///
     /// - Parameter path: The database file.
-    /// - Returns: 0 when there is no log, it is sound, another process has the file open, or the
-    ///   log cannot be read.
+    /// - Returns: 0 when there is no log, it is sound, a connection (in this process or another)
+    ///   has the file open, or the log cannot be read.
     /// - Complexity: O(size of the log) when a log is left and no process has the file open;
     ///   O(1) otherwise (a clean close removes the log).
     package static func lostCommits(databaseAt path: String) -> Int {
+        // Reading the file or its index here would unlock them for this process's connection.
+        guard !ProcessLockedFiles.holds(path), !ProcessLockedFiles.holds(path + "-shm") else { return 0 }
         guard let log = RawFile(path: path + "-wal"), log.size > headerSize + frameHeaderSize,
             let header = log.bytes(at: 0, count: headerSize)
         else { return 0 }
