@@ -130,6 +130,9 @@ struct AlbumImport {
             }
         } else {
             do {
+                // Not an album file; and closing a descriptor of the library or its index would
+                // drop the locks this process's connection holds on them.
+                try UserFile.requireNotPartOfLibrary(source, library: session.path)
                 data = try UserFile.contents(atPath: source)
             } catch {
                 throw LibraryError(.malformedFile, "cannot import \(name): \(error.reason)")

@@ -145,6 +145,28 @@ import Darwin
         #expect(try await albums.snapshot() == before)
     }
 
+    /// `import` of the library or its index: not an album file, and reading it with a descriptor
+    /// of its own would unlock this process's connection on it (SecondOpenKeepsLocksTests).
+    @Test(arguments: ["", "-shm"])
+    func importOfTheLibraryOrItsIndexIsRefused(suffix: String) async throws {
+        let folder = try AlbumsProcess.makeFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let library = folder.path + "/library.sqlite"
+        let albums = AlbumsProcess(database: library)
+        _ = try await albums("delete", "1")
+        let holder = try LibrarySession.open(path: library)
+        defer { holder.close() }
+        let before = try await albums.snapshot()
+
+        let result = try await albums("import", library + suffix)
+
+        #expect(result.status == 1 && result.output.isEmpty, "\(result)")
+        #expect(
+            result.error.hasPrefix("albums: cannot import \(library + suffix): it is \(Self.name(ofSuffix: suffix)) ("),
+            "\(result)")
+        #expect(try await albums.snapshot() == before)
+    }
+
     /// A file beside the library whose name only starts like it is an ordinary destination.
     /// A backup its owner made read-only is replaced only with `--force`, as `cp` refuses it.
     @Test func aReadOnlyBackupIsReplacedOnlyWithForce() async throws {
