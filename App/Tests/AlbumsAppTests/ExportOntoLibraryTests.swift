@@ -94,15 +94,16 @@ import Darwin
         // Two steps in the history, so a library replaced by its JSON (or a lost log) would show.
         _ = try await albums("add", "--title", "Kept", "--artist", "A")
         _ = try await albums("delete", "1")
-        // Holding the library open keeps its -wal and -shm on disk, as a running terminal UI does.
-        let holder = destination.needsOpenLibrary ? try LibrarySession.open(path: library) : nil
-        defer { holder?.close() }
         let before = try await albums.snapshot()
         let listed = try await albums("list")
-        let path = try destination.make(in: folder.path)
+        // Read before the holder opens: closing a descriptor of the file would drop its locks.
         let libraryBytes = try Data(contentsOf: URL(fileURLWithPath: library))
+        // Holding the library open keeps its -wal and -shm on disk, as a running terminal UI does.
+        let holder = destination.needsOpenLibrary ? try LibrarySession.open(path: library) : nil
+        let path = try destination.make(in: folder.path)
 
         let result = try await albums("export", path, timeout: 60)
+        holder?.close()
 
         #expect(result.status == 1, "\(result)")
         #expect(result.output.isEmpty, "\(result)")
