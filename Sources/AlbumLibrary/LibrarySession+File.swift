@@ -1,4 +1,5 @@
 import CommandStore
+import Foundation
 public import SQLiteDatabase
 
 extension LibrarySession {
@@ -46,6 +47,30 @@ extension LibrarySession {
         let session = try LibrarySession.open(path: path)
         session.history.author = history.author
         return session
+    }
+
+    /// Closes this session and opens the library at its path once that file can be opened.
+    ///
+    /// A copy over the library is seen as soon as it starts (`cp` truncates the file, then writes
+    /// it): for a moment the file is empty or half written. An open that fails is tried again
+    /// until `settlingTime` has passed, and only then is its error thrown. Nothing is written
+    /// meanwhile: a file that is not an albums library is only read.
+    ///
+    /// - Parameter settlingTime: How long a file that cannot be opened is given to become a
+    ///   library again.
+    /// - Returns: A session on the file at ``path`` now.
+    /// - Throws: As ``reopened()``, once `settlingTime` has passed (at once when the file is gone
+    ///   or is a newer library).
+    public func reopened(settlingFor settlingTime: Duration) throws -> LibrarySession {
+        let deadline = ContinuousClock.now + settlingTime
+        while true {
+            do {
+                return try reopened()
+            } catch let error as LibraryError where error.code != .newerLibrary && ContinuousClock.now < deadline {
+                guard FileSystem.exists(path) else { throw error }
+                usleep(50_000)
+            }
+        }
     }
 
     /// Closes the session's connection; the session cannot be used afterwards.

@@ -72,6 +72,7 @@ extension AppInvoker {
         let id = machine.graph.nodes[index].id
         let cause: ShutdownCause =
             if let error = end.error { .serviceFailed(id, "\(error)") } else { .serviceEnded(id) }
+        if shutdownCause == nil { serviceFailure = end.error }
         requestShutdown(cause)
         Task { await self.shutDown() }
     }
@@ -86,7 +87,7 @@ extension AppInvoker {
         case .serviceFailed(let id, let message):
             return LaunchError(
                 .serviceEnded, "required service '\(id)' failed while the app was running: \(message)\(skippedText)",
-                failedCommand: id, skippedCommands: skipped, report: report)
+                failedCommand: id, skippedCommands: skipped, underlyingError: serviceFailure, report: report)
         default:
             return nil
         }

@@ -63,6 +63,9 @@ public actor AppInvoker {
     var tearDownEntries: [LaunchReport.TearDownEntry] = []
     var shutdownSignal: LaunchSignal?
     var shutdownCause: ShutdownCause?
+    /// The error of the required service whose failure caused the shutdown (``ShutdownCause/serviceFailed(_:_:)``
+    /// keeps its words), for the ``LaunchError/underlyingError`` the run throws.
+    var serviceFailure: (any Error)?
     /// Whether shutdown was asked for, and until then who waits for it.
     var shutdownRequest = ShutdownRequest.pending(waiters: [])
     /// What the signals of the running ``runUntilShutdown(signals:)`` do.

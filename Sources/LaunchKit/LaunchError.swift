@@ -79,7 +79,7 @@ public struct LaunchError: Error, Sendable, CustomStringConvertible {
     /// The commands that never started because the launch aborted or was cancelled, in declaration
     /// order.
     public var skippedCommands: [LaunchID]
-    /// The error the failed command threw.
+    /// The error the failed command threw, or the required service whose failure shut the app down.
     public var underlyingError: (any Error)?
     /// The launch report up to the failure, teardowns included, when the launch had started.
     public var report: LaunchReport?

@@ -83,6 +83,8 @@ func recordingService(
         #expect(error.code == .serviceEnded)
         #expect(error.failedCommand == "http")
         #expect(error.exitStatus == 1)
+        // The service's own error, for a caller that words it (albums serve does).
+        #expect(error.underlyingError is Boom)
         let report = try #require(error.report)
         #expect(report.shutdownCause == .serviceFailed("http", "boom"))
         #expect(report["http"]?.outcome == .failed("boom"))

@@ -30,6 +30,7 @@ public enum AlbumsServe: Sendable {
         logger.logLevel = .notice
         let events = EventStreams()
         let library = LibraryService(session: session, configuration: configuration, events: events)
+        let libraryGone = library.libraryGone
         // Port 0: the Host check takes the port the system chose, once the socket is bound.
         let port = LockedState(configuration.port)
         let router = APIRouter(
@@ -52,10 +53,24 @@ public enum AlbumsServe: Sendable {
             lifetime.ready()
             announce(url(host: configuration.host, port: server.port, token: configuration.token))
             logger.notice("listening on \(configuration.host):\(server.port)")
-            await lifetime.waitForStopRequest()
+            // Until asked to stop, or until the library file is gone (then the launch fails with why).
+            let gone = await withTaskGroup(of: LibraryError?.self) { group in
+                group.addTask {
+                    await lifetime.waitForStopRequest()
+                    return nil
+                }
+                group.addTask {
+                    for await error in libraryGone { return error }
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
             logger.notice("stopping")
             await server.stop(timeLimit: configuration.drainTimeLimit)
             watcher.cancel()
+            if let gone { throw gone }
         }
         let invoker = AppInvoker(commands: [service], options: options)
         return try await invoker.runUntilShutdown()

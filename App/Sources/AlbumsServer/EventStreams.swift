@@ -13,8 +13,9 @@ final class EventStreams: Sendable {
         Array("retry: 1000\n\n".utf8) + event(revision: revision)
     }
 
-    private static func event(revision: Int) -> [UInt8] {
-        Array("event: revision\ndata: {\"revision\":\(revision)}\n\n".utf8)
+    private static func event(revision: Int, reopened: Bool = false) -> [UInt8] {
+        let data = reopened ? "{\"revision\":\(revision),\"reopened\":true}" : "{\"revision\":\(revision)}"
+        return Array("event: revision\ndata: \(data)\n\n".utf8)
     }
 
     /// Adds a channel whose response head and opening bytes are written; it leaves the set when
@@ -34,9 +35,10 @@ final class EventStreams: Sendable {
 
     var count: Int { channels.withLock { $0.count } }
 
-    /// Sends the revision to every stream.
-    func publish(revision: Int) {
-        let bytes = Self.event(revision: revision)
+    /// Sends the revision to every stream; `reopened` says the library file was reopened (another
+    /// program replaced it or wrote over it), so the pages reload whatever the revision.
+    func publish(revision: Int, reopened: Bool = false) {
+        let bytes = Self.event(revision: revision, reopened: reopened)
         for channel in channels.withLock({ Array($0.values) }) {
             var buffer = channel.allocator.buffer(capacity: bytes.count)
             buffer.writeBytes(bytes)

@@ -8,11 +8,20 @@ import Foundation
 /// Each change names its album by id and hands it to the session, which resolves it inside the
 /// write transaction; undo and redo pass the step the page showed as the expectation, so a stale
 /// page is refused by the library itself.
+///
+/// Another program may move a backup over the library file, copy one over it or remove it while
+/// the server has it open. Before each call and at each look for other processes' changes the
+/// service asks whether the path still names the file it opened (``followLibraryFile(forChange:)``):
+/// it reopens the file now at the path and tells every page, or, when the file is gone, stops the
+/// server (``libraryGone``) without writing anything there.
 @MainActor
 final class LibraryService {
-    let session: LibrarySession
+    private(set) var session: LibrarySession
     let configuration: ServerConfiguration
     let events: EventStreams
+    /// Yields once when the library file is gone: the server then stops with that error.
+    let libraryGone: AsyncStream<LibraryError>
+    private let libraryGoneContinuation: AsyncStream<LibraryError>.Continuation
     /// The revision last announced to the event streams.
     private var announcedRevision: Int
 
@@ -21,6 +30,7 @@ final class LibraryService {
         self.configuration = configuration
         self.events = events
         announcedRevision = session.history.revision
+        (libraryGone, libraryGoneContinuation) = AsyncStream.makeStream(of: LibraryError.self)
     }
 
     var revision: Int { session.history.revision }
@@ -30,6 +40,7 @@ final class LibraryService {
     /// A window of albums (or of the albums matching `search`) and the history's state, read in
     /// one snapshot, so the Undo title belongs to the albums shown.
     func state(offset: Int, limit: Int, search: String?) throws -> StateJSON {
+        try followLibraryFile(forChange: false)
         let library = session.library
         var state: StateJSON?
         try library.inOneSnapshot {
@@ -143,6 +154,7 @@ final class LibraryService {
     /// Runs a change with `author` recorded as its author (the session's author is this server's
     /// otherwise), then tells the event streams.
     private func changing<T>(as author: String, _ body: () throws -> T) throws -> T {
+        try followLibraryFile(forChange: true)
         let history = session.history
         let previous = history.author
         history.author = author
@@ -162,6 +174,7 @@ final class LibraryService {
     /// terminal UI's idle look) and announces a new revision to the event streams.
     func followExternalChanges() {
         do {
+            try followLibraryFile(forChange: false)
             try session.refresh()
         } catch {
             return
@@ -169,10 +182,46 @@ final class LibraryService {
         announce(session.history.revision)
     }
 
-    private func announce(_ revision: Int) {
-        guard revision != announcedRevision else { return }
+    private func announce(_ revision: Int, reopened: Bool = false) {
+        guard revision != announcedRevision || reopened else { return }
         announcedRevision = revision
-        events.publish(revision: revision)
+        events.publish(revision: revision, reopened: reopened)
+    }
+
+    // MARK: - The library file
+
+    /// Makes sure the session is on the file at the library's path, as it was when opened.
+    ///
+    /// A file written over in place (a copy, or what cannot be told from one: another process's
+    /// checkpoint) is reopened and the call goes on there, where every change is decided inside
+    /// its transaction as ever. After a replacement (another file at the path: a restore) the file
+    /// is reopened too, but a change is refused: it was meant for what the page showed. Every
+    /// page is told to reload. A file that is gone stops the server.
+    ///
+    /// - Parameter forChange: Whether a change is about to be made.
+    /// - Throws: ``LibraryError`` refusing the change, or when the file is gone or cannot be
+    ///   reopened.
+    private func followLibraryFile(forChange: Bool) throws {
+        // A status that cannot be read fails again where the call reads, which reports it.
+        guard let status = try? session.fileStatus(), status != .unchanged else { return }
+        let path = session.path
+        guard status != .removed else {
+            session.close()
+            let error = LibraryError(
+                .storage,
+                "the library \(path) was removed or renamed by another program while it was served; albums "
+                    + "stopped without writing to it")
+            libraryGoneContinuation.yield(error)
+            throw error
+        }
+        session = try session.reopened(settlingFor: .seconds(3))
+        announce(session.history.revision, reopened: true)
+        if status == .replaced && forChange {
+            throw LibraryError(
+                .historyChanged,
+                "another program replaced the library file (a restore?): the server reopened it; your change was "
+                    + "not applied")
+        }
     }
 
     // MARK: - Words from requests

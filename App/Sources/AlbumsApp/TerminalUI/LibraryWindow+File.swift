@@ -68,7 +68,7 @@ extension LibraryWindow {
         }
         let shown = (steps: shownHistory.steps, done: shownHistory.done, albums: state.albumCount)
         let window = try LibraryWindow(
-            session: try reopenedSession(), currentAlbumID: state.currentAlbum?.id, undoScope: undoScope)
+            session: try session.reopened(settlingFor: .seconds(3)), currentAlbumID: state.currentAlbum?.id, undoScope: undoScope)
         window.width = width
         window.state.form = state.form
         window.state.search = state.search
@@ -91,26 +91,5 @@ extension LibraryWindow {
             "Another program replaced the library file (a restore?): reopened it"
             + (change.actionLost ? "; your last action was not applied" : "")
         return window
-    }
-
-    /// How long a file that cannot be opened as a library is given to become one again.
-    static let settlingTime = Duration.seconds(3)
-
-    /// The session on the file at the path now, once that file can be opened.
-    ///
-    /// A copy over the library is seen as soon as it starts (`cp` truncates the file, then writes
-    /// it): for a moment the file is empty or half written. An open that fails is tried again
-    /// until ``settlingTime`` has passed, and only then is its error the window's. Nothing is
-    /// written meanwhile: a file that is not an albums library is only read.
-    private func reopenedSession() throws -> LibrarySession {
-        let deadline = ContinuousClock.now + Self.settlingTime
-        while true {
-            do {
-                return try session.reopened()
-            } catch let error as LibraryError where error.code != .newerLibrary && ContinuousClock.now < deadline {
-                guard FileManager.default.fileExists(atPath: session.path) else { throw error }
-                usleep(50_000)
-            }
-        }
     }
 }

@@ -323,9 +323,9 @@ enum PageScript {
           events.addEventListener("open", () => { live.textContent = "live"; live.className = "live on"; });
           events.addEventListener("error", () => { live.textContent = "reconnecting…"; live.className = "live off"; });
           events.addEventListener("revision", (event) => {
-            let revision = -1;
-            try { revision = JSON.parse(event.data).revision; } catch (e) { return; }
-            if (revision !== state.revision && !state.busy) load().catch(failed);
+            let revision = -1, reopened = false;
+            try { ({ revision, reopened = false } = JSON.parse(event.data)); } catch (e) { return; }
+            if ((revision !== state.revision || reopened) && !state.busy) load().catch(failed);
           });
         }
 
