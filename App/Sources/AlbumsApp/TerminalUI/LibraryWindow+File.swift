@@ -68,7 +68,8 @@ extension LibraryWindow {
         }
         let shown = (steps: shownHistory.steps, done: shownHistory.done, albums: state.albumCount)
         let window = try LibraryWindow(
-            session: try session.reopened(settlingFor: .seconds(3)), currentAlbumID: state.currentAlbum?.id, undoScope: undoScope)
+            session: try session.reopened(settlingFor: .seconds(3)), currentAlbumID: state.currentAlbum?.id,
+            undoScope: undoScope)
         window.width = width
         window.state.form = state.form
         window.state.search = state.search
