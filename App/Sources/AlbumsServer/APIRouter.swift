@@ -41,7 +41,9 @@ struct APIRouter: Sendable {
             let offset = try Self.number(request.query["offset"], name: "offset", default: 0, limit: Int.max)
             let limit = try Self.number(request.query["limit"], name: "limit", default: 100, limit: 1000)
             let search = request.query["q"]
-            let state = try await library.state(offset: offset, limit: limit, search: search)
+            // `author`: whose undo-mine and redo-mine the state previews (the page's name).
+            let author = try author(request, request.query["author"])
+            let state = try await library.state(offset: offset, limit: limit, search: search, author: author)
             return .json(state)
         case (.GET, "/api/events"):
             let revision = await library.revision
@@ -96,8 +98,8 @@ struct APIRouter: Sendable {
         }
     }
 
-    /// The author a request names (header, else body), checked as `--author` is; the server's own
-    /// when it names none.
+    /// The author a request names (header, else body or query), checked as `--author` is; the
+    /// server's own when it names none.
     private func author(_ request: ServerRequest, _ fromBody: String?) throws -> String {
         guard let name = request.header(Self.authorHeader) ?? fromBody else { return defaultAuthor }
         return try checkAuthor(name).get()

@@ -27,7 +27,7 @@ struct BrowserTests {
     static var isAvailable: Bool { hasBrowser && python != nil }
 
     @Test(
-        "open, delete, undo, reload, two windows, a CLI change, a stale undo, keyboard only, edit, move, search, phone size",
+        "open, delete, undo, reload, two windows, a CLI change, a stale undo, keyboard only, edit, move, search, phone size; two authors' undo mine",
         .enabled(if: isAvailable || isCI, "Chromium, chromedriver and Selenium are not installed"))
     func pageInChromium() async throws {
         try #require(Self.hasBrowser, "CI needs /usr/bin/chromium and /usr/bin/chromedriver (chromium-driver)")
@@ -57,11 +57,12 @@ struct BrowserTests {
         #expect(!exit.timedOut && process.terminationStatus == 0, "\(output)\nserver: \(server.standardError)")
         for scenario in [
             "page opened", "deleted with the toolbar", "undone", "reload", "two windows", "a CLI change",
-            "a stale undo is refused", "keyboard only", "edit, move and search", "phone size",
+            "a stale undo is refused", "keyboard only", "edit, move and search", "phone size", "two authors",
+            "a conflict", "a bad name is refused",
         ] {
             #expect(output.contains("ok: \(scenario)"), "\(scenario) did not pass:\n\(output)")
         }
-        for name in ["desktop-1280x800", "phone-390x844", "stale-refused"] {
+        for name in ["desktop-1280x800", "phone-390x844", "stale-refused", "two-authors-ada", "two-authors-conflict"] {
             let path = screenshots.appendingPathComponent("\(name).png").path
             #expect(FileManager.default.fileExists(atPath: path), "no screenshot \(name)")
         }
