@@ -6,6 +6,7 @@ import NIOHTTP1
 /// a file, so no path can reach one.
 struct APIRouter: Sendable {
     let library: LibraryService
+    let events: EventStreams
     let requestGuard: RequestGuard
     let checkAuthor: @Sendable (String) -> Result<String, ServerRefusal>
     let defaultAuthor: String
@@ -49,7 +50,7 @@ struct APIRouter: Sendable {
             let revision = await library.revision
             return ServerResponse(
                 kind: .eventStream, status: .ok, contentType: "text/event-stream",
-                body: EventStreams.opening(revision: revision))
+                body: events.opening(revision: revision))
         case (.POST, "/api/albums"):
             let body = try Self.decode(AddRequest.self, request)
             let author = try author(request, body.author)

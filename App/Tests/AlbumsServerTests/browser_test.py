@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The albums page in headless Chromium, driven by Selenium (4.8 from Debian or a newer pip one).
 
-Usage: browser_test.py URL ALBUMS_BINARY LIBRARY SCREENSHOT_DIR
+Usage: browser_test.py URL ALBUMS_BINARY LIBRARY SCREENSHOT_DIR SERVER_PID
 
 Run by BrowserTests.swift against a real `albums serve` on 127.0.0.1. Prints one "ok: ..." line
 per scenario and exits 1 with "FAIL: ..." on the first that does not hold. The driver is the
@@ -9,6 +9,7 @@ system's chromedriver (never downloaded) and SE_AVOID_STATS keeps Selenium from 
 nothing leaves the loopback address.
 """
 import os
+import signal
 import struct
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-URL, ALBUMS, LIBRARY, SHOTS = sys.argv[1:5]
+URL, ALBUMS, LIBRARY, SHOTS, SERVER_PID = sys.argv[1:6]
 # A bound on waits for what should happen at once: only turns a hang into a failure.
 PATIENCE = 60
 
@@ -407,6 +408,17 @@ def run(driver):
             fail(element_id + " is hidden on a phone")
     shot(driver, "phone-390x844")
     ok("phone size")
+
+    # 11. A stream gone quiet: the server paused (its connection open, no heartbeat, which the
+    # test server sends every 300 ms), the page notices, and it is live again once the server is.
+    wait(driver, "live before the pause", lambda: text(driver, "live") == "live")
+    os.kill(int(SERVER_PID), signal.SIGSTOP)
+    try:
+        wait(driver, "the page notices the missed heartbeats", lambda: text(driver, "live") == "reconnecting…")
+    finally:
+        os.kill(int(SERVER_PID), signal.SIGCONT)
+    wait(driver, "live again after the pause", lambda: text(driver, "live") == "live")
+    ok("a quiet stream is noticed and reopened")
 
 
 if __name__ == "__main__":

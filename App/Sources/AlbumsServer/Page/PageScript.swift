@@ -397,17 +397,40 @@ enum PageScript {
           }
         });
 
-        // Live: the server sends the library's revision whenever anyone changes it.
+        // Live: the server sends the library's revision whenever anyone changes it, and a heartbeat
+        // (with its interval and the revision) so that a stream gone quiet without closing is noticed:
+        // after two missed heartbeats the page drops it and opens another.
         function listen() {
           const live = $("live");
           const events = new EventSource("/api/events");
-          events.addEventListener("open", () => { live.textContent = "live"; live.className = "live on"; });
-          events.addEventListener("error", () => { live.textContent = "reconnecting…"; live.className = "live off"; });
-          events.addEventListener("revision", (event) => {
+          let interval = 15000, heard = Date.now(), watchdog = null, pending = -1;
+          const offline = () => { live.textContent = "reconnecting…"; live.className = "live off"; };
+          const follow = (data) => {
             let revision = -1;
-            try { revision = JSON.parse(event.data).revision; } catch (e) { return; }
-            if (revision !== state.revision && !state.busy) load().catch(failed);
+            try { revision = JSON.parse(data).revision; } catch (e) { return; }
+            if (revision === state.revision || revision === pending || state.busy) return;
+            pending = revision;
+            load().catch(failed);
+          };
+          const watch = () => {
+            clearTimeout(watchdog);
+            watchdog = setTimeout(() => {
+              if (Date.now() - heard <= 2.5 * interval) { watch(); return; }
+              events.close();
+              offline();
+              listen();
+            }, interval);
+          };
+          events.addEventListener("open", () => { heard = Date.now(); live.textContent = "live"; live.className = "live on"; });
+          events.addEventListener("error", offline);
+          events.addEventListener("heartbeat", (event) => {
+            heard = Date.now();
+            try { interval = Math.max(10, Number(JSON.parse(event.data).interval) || interval); } catch (e) { return; }
+            watch();
+            follow(event.data);
           });
+          events.addEventListener("revision", (event) => { heard = Date.now(); follow(event.data); });
+          watch();
         }
 
         load().then(() => { $("covers").focus(); }).catch(failed);
