@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 
@@ -52,13 +53,14 @@ final class LibraryService {
                 }
             }
             // The last steps only, each one indexed row (a whole listing reads every record:
-            // 180 ms at 3,000 steps).
+            // 180 ms at 3,000 steps), numbered by node as `albums history` and the refusals
+            // ("after your edit (step 41)") number them.
             let history = session.history
             let (steps, done) = (history.count, history.index)
             let recent = try (max(0, steps - Self.historyShown)..<steps).reversed().map { position in
                 let record = try history.record(at: position)
                 return HistoryStepJSON(
-                    number: position + 1, text: record.text, author: record.author,
+                    number: try history.node(at: position).rawValue, text: record.text, author: record.author,
                     time: record.date.map { ($0.timeIntervalSince1970 * 1000).rounded() }, done: position < done)
             }
             let revision = history.revision

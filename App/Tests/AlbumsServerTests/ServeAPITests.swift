@@ -264,6 +264,17 @@ struct ServeAPITests {
         // grace's own edit is the last step: hers would be undone plainly.
         let graces = try await RawHTTP.send("GET", "/api/state?author=grace", port: port)
         #expect(Self.mine(graces, "undo") as? [String: String] == ["text": "Edit “Best of Bowie”"])
+
+        // The history panel numbers steps as `albums history` and the refusals do: by node, so
+        // after an undo and a new step (grace's edit parked on a branch) the numbers skip.
+        let undo = try #require((graces.json["undo"] as? [String: Any])?["id"] as? String)
+        #expect(try await RawHTTP.change("POST", "/api/undo", port: port, json: ["expecting": undo]).status == 200)
+        _ = try await RawHTTP.change("POST", "/api/albums", port: port, json: ["title": "New", "artist": "Ada"])
+        let panel = try await RawHTTP.send("GET", "/api/state", port: port)
+        let steps = try #require(panel.json["history"] as? [[String: Any]])
+        #expect(steps.map { $0["number"] as? Int } == [3, 1], "\(steps)")
+        let listing = try await server.cli("history").output
+        #expect(listing.split(separator: "\n").contains { $0.hasPrefix("> 3 ") }, "\(listing)")
     }
 
     @Test("SIGTERM: a request in progress is answered, event streams end, the server exits 0")

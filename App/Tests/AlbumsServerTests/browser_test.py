@@ -217,8 +217,9 @@ def two_authors(ada, grace):
     wait(ada, "ada's Redo names her delete", lambda: button(ada, "redo").text == "Redo your Delete “%s”" % victim)
     ok("two authors: ada's Undo read %r and kept grace's add; grace's page followed" % mine)
 
-    # 12. A conflict: ada edits the year, then grace edits the same year; ada's Undo is disabled
-    # and says why, naming grace; Ctrl+Z says it too.
+    # 12. A conflict: ada edits the year, then grace edits the same year. ada's page, not live
+    # (its stream blocked), still offers "Undo your Edit"; pressed, the library refuses it naming
+    # grace, the page says so and refreshes: Undo disabled with the reason; Ctrl+Z says it too.
     choose(ada, victim)
     ActionChains(ada).send_keys("e").perform()
     wait(ada, "ada's edit form", lambda: ada.find_element(By.ID, "form-dialog").get_attribute("open") is not None)
@@ -226,6 +227,12 @@ def two_authors(ada, grace):
     year.clear()
     year.send_keys("1990" + Keys.ENTER)
     wait(ada, "ada's year", lambda: text(ada, "d-year") == "1990")
+    edit = "Undo your Edit “%s”" % victim
+    wait(ada, "ada's Undo names her edit", lambda: button(ada, "undo").text == edit)
+    ada.execute_cdp_cmd("Network.enable", {})
+    ada.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/api/events*"]})
+    ada.refresh()
+    wait(ada, "ada's page, not live", lambda: button(ada, "undo").text == edit and text(ada, "live") != "live")
     wait(grace, "grace sees the album", lambda: victim in cover_titles(grace))
     choose(grace, victim)
     wait(grace, "grace sees ada's year", lambda: text(grace, "d-year") == "1990")
@@ -234,8 +241,13 @@ def two_authors(ada, grace):
     year = grace.find_element(By.ID, "f-year")
     year.clear()
     year.send_keys("2002" + Keys.ENTER)
-    wait(ada, "ada's page shows grace's year", lambda: text(ada, "d-year") == "2002")
+    wait(grace, "grace's year", lambda: text(grace, "d-year") == "2002")
     reason = "grace changed the year of “%s” after your edit" % victim
+    if not button(ada, "undo").is_enabled():
+        fail("ada's stale page followed grace's edit")
+    button(ada, "undo").click()
+    wait(ada, "the refusal, said", lambda: reason in text(ada, "status") and "the page is refreshed" in text(ada, "status"))
+    wait(ada, "ada's page refreshed", lambda: text(ada, "d-year") == "2002")
     wait(ada, "ada's Undo refused, naming grace",
          lambda: not button(ada, "undo").is_enabled() and reason in text(ada, "undo-note"))
     if reason not in button(ada, "undo").get_attribute("title"):
@@ -246,6 +258,9 @@ def two_authors(ada, grace):
     if text(ada, "d-year") != "2002":
         fail("ada's refused undo changed the year")
     shot(ada, "two-authors-conflict")
+    ada.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    ada.refresh()
+    wait(ada, "ada's page live again", lambda: text(ada, "live") == "live")
     ok("a conflict: ada's Undo says %r" % text(ada, "undo-note"))
 
     # 13. A name the server refuses: the one-line reason, the name before it kept.
