@@ -42,9 +42,11 @@ struct APIRouter: Sendable {
             let offset = try Self.number(request.query["offset"], name: "offset", default: 0, limit: Int.max)
             let limit = try Self.number(request.query["limit"], name: "limit", default: 100, limit: 1000)
             let search = request.query["q"]
-            // `author`: whose undo-mine and redo-mine the state previews (the page's name).
+            // `mine=1`: the state previews the undo mine and redo mine of `author` (the page's
+            // name); only when asked, since each is a scan back to that author's latest step.
             let author = try author(request, request.query["author"])
-            let state = try await library.state(offset: offset, limit: limit, search: search, author: author)
+            let mine = request.query["mine"] == "1" ? author : nil
+            let state = try await library.state(offset: offset, limit: limit, search: search, mineOf: mine)
             return .json(state)
         case (.GET, "/api/events"):
             let revision = await library.revision

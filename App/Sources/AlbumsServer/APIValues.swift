@@ -43,8 +43,8 @@ struct StateJSON: Encodable, Sendable {
     var author: String
     var search: String?
     var history: [HistoryStepJSON]
-    /// What "undo mine" and "redo mine" would do for the author the request names.
-    var mine: MineJSON
+    /// What "undo mine" and "redo mine" would do for the author the request names (`mine=1`).
+    var mine: MineJSON?
 }
 
 /// `GET /api/state`'s `mine`: what the author's own undo and redo would do now (a label only: the

@@ -31,8 +31,9 @@ final class LibraryService {
     // MARK: - Reading
 
     /// A window of albums (or of the albums matching `search`) and the history's state, read in
-    /// one snapshot, so the Undo titles (everyone's and `author`'s own) belong to the albums shown.
-    func state(offset: Int, limit: Int, search: String?, author: String) throws -> StateJSON {
+    /// one snapshot, so the Undo titles (everyone's, and `author`'s own when asked) belong to the
+    /// albums shown.
+    func state(offset: Int, limit: Int, search: String?, mineOf author: String?) throws -> StateJSON {
         let library = session.library
         var state: StateJSON?
         try library.inOneSnapshot {
@@ -68,7 +69,7 @@ final class LibraryService {
                 revision: revision, count: total, offset: offset, albums: albums,
                 undo: session.undoRecord.map(Self.step), redo: session.redoRecord.map(Self.step),
                 author: configuration.defaultAuthor, search: search, history: recent,
-                mine: try minePreview(author: author, revision: revision))
+                mine: try author.map { try minePreview(author: $0, revision: revision) })
         }
         guard let state else { throw LibraryError(.storage, "the library could not be read") }
         return state

@@ -191,7 +191,7 @@ struct ServeAPITests {
         #expect(added.status == 201 && added.json["author"] as? String == "grace", "\(added)")
 
         // Everyone's Undo names grace's add; ada's own names her delete; the header names her too.
-        let ada = try await RawHTTP.send("GET", "/api/state?author=ada", port: port)
+        let ada = try await RawHTTP.send("GET", "/api/state?author=ada&mine=1", port: port)
         #expect((ada.json["undo"] as? [String: Any])?["title"] as? String == "Add “Blue Train”")
         #expect(Self.mine(ada, "author") as? String == "ada")
         #expect(Self.mine(ada, "undo") as? [String: String] == ["text": "Delete “Best of Bowie”"])
@@ -199,12 +199,15 @@ struct ServeAPITests {
             Self.mine(ada, "redo") as? [String: String] == [
                 "refused": "ada has no undone change to redo", "code": "nothing-to-redo",
             ])
-        let byHeader = try await RawHTTP.send("GET", "/api/state", port: port, headers: ["X-Albums-Author": "ada"])
+        let byHeader = try await RawHTTP.send(
+            "GET", "/api/state?mine=1", port: port, headers: ["X-Albums-Author": "ada"])
         #expect(Self.mine(byHeader, "undo") as? [String: String] == ["text": "Delete “Best of Bowie”"])
-        let grace = try await RawHTTP.send("GET", "/api/state?author=grace", port: port)
+        let grace = try await RawHTTP.send("GET", "/api/state?author=grace&mine=1", port: port)
         #expect(Self.mine(grace, "undo") as? [String: String] == ["text": "Add “Blue Train”"])
+        // Not asked for: no preview (each is a scan back to the author's latest step).
+        #expect(try await RawHTTP.send("GET", "/api/state?author=ada", port: port).json["mine"] == nil)
         // No name: the server's author, who made nothing.
-        let nobody = try await RawHTTP.send("GET", "/api/state", port: port)
+        let nobody = try await RawHTTP.send("GET", "/api/state?mine=1", port: port)
         #expect(Self.mine(nobody, "author") as? String == "server-user")
         #expect(
             Self.mine(nobody, "undo") as? [String: String] == [
@@ -229,7 +232,7 @@ struct ServeAPITests {
         )
         let titles = try await titlesShown(port)
         #expect(titles.contains("Best of Bowie") && titles.contains("Blue Train"), "\(titles)")
-        let after = try await RawHTTP.send("GET", "/api/state?author=ada", port: port)
+        let after = try await RawHTTP.send("GET", "/api/state?author=ada&mine=1", port: port)
         #expect(
             Self.mine(after, "undo") as? [String: String] == [
                 "refused": "ada has no change to undo", "code": "nothing-to-undo",
@@ -250,10 +253,10 @@ struct ServeAPITests {
             "PATCH", "/api/albums/\(id)", port: port, json: ["year": 2002, "author": "grace"])
         #expect(theirs.status == 200, "\(theirs)")
         let reason = "grace changed the year of “Best of Bowie” after your edit (step 2)"
-        let ada = try await RawHTTP.send("GET", "/api/state?author=ada", port: port)
+        let ada = try await RawHTTP.send("GET", "/api/state?author=ada&mine=1", port: port)
         #expect(Self.mine(ada, "undo") as? [String: String] == ["refused": reason, "code": "conflict"])
-        // Asked again at the same revision: the same answer (from the per-revision cache).
-        let again = try await RawHTTP.send("GET", "/api/state?author=ada&limit=1", port: port)
+        // Asked again at the same revision (kept per revision and author): the same answer.
+        let again = try await RawHTTP.send("GET", "/api/state?author=ada&limit=1&mine=1", port: port)
         #expect(Self.mine(again, "undo") as? [String: String] == ["refused": reason, "code": "conflict"])
         let refused = try await RawHTTP.change("POST", "/api/undo-mine", port: port, json: ["author": "ada"])
         #expect(refused.status == 409, "\(refused)")
@@ -262,7 +265,7 @@ struct ServeAPITests {
         #expect((state.json["albums"] as? [[String: Any]])?.first?["year"] as? Int == 2002)
         #expect(state.json["revision"] as? Int == ada.json["revision"] as? Int, "nothing was written")
         // grace's own edit is the last step: hers would be undone plainly.
-        let graces = try await RawHTTP.send("GET", "/api/state?author=grace", port: port)
+        let graces = try await RawHTTP.send("GET", "/api/state?author=grace&mine=1", port: port)
         #expect(Self.mine(graces, "undo") as? [String: String] == ["text": "Edit “Best of Bowie”"])
 
         // The history panel numbers steps as `albums history` and the refusals do: by node, so

@@ -43,7 +43,7 @@ enum PageScript {
           say(state.scope === "mine"
             ? "Undo and Redo now take back only your own changes"
             : "Undo and Redo now take back the last step, whoever made it");
-          if (state.data) render();
+          if (state.data) load().catch(failed);
         });
 
         function say(text, isError) {
@@ -74,6 +74,7 @@ enum PageScript {
           const params = new URLSearchParams({ offset: String(state.offset), limit: String(WINDOW) });
           if (state.search) params.set("q", state.search);
           if (authorName) params.set("author", authorName);
+          if (state.scope === "mine") params.set("mine", "1");
           let data;
           try {
             data = await api("GET", "/api/state?" + params.toString());
@@ -209,6 +210,8 @@ enum PageScript {
           const undo = $("undo"), redo = $("redo"), note = $("undo-note");
           if (state.scope === "mine") {
             const mine = d.mine;
+            // Just switched to mine: the state with its preview is on its way.
+            if (!mine) { undo.disabled = redo.disabled = true; return; }
             for (const [button, verb, preview] of [[undo, "Undo", mine.undo], [redo, "Redo", mine.redo]]) {
               button.disabled = !preview.text || state.busy;
               button.textContent = preview.text ? verb + " your " + preview.text : verb + " yours";
@@ -266,6 +269,7 @@ enum PageScript {
           const d = state.data;
           if (!d) return;
           if (state.scope === "mine") {
+            if (!d.mine) return;
             if (!d.mine.undo.text) { say(d.mine.undo.refused, true); return; }
             act(() => api("POST", "/api/undo-mine", { author: author() }));
             return;
@@ -277,6 +281,7 @@ enum PageScript {
           const d = state.data;
           if (!d) return;
           if (state.scope === "mine") {
+            if (!d.mine) return;
             if (!d.mine.redo.text) { say(d.mine.redo.refused, true); return; }
             act(() => api("POST", "/api/redo-mine", { author: author() }));
             return;
