@@ -37,7 +37,7 @@ let package = Package(
         .target(
             name: "AlbumsServer",
             dependencies: [
-                kit("AlbumLibrary"), kit("CommandStore"), kit("LaunchKit"), kit("_Locking"),
+                kit("AlbumLibrary"), kit("CommandKit"), kit("CommandStore"), kit("LaunchKit"), kit("_Locking"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

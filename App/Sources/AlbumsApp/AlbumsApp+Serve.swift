@@ -7,6 +7,9 @@ extension AlbumsApp {
     ///
     /// Off a loopback address every request needs a token: the one given, or one generated here
     /// and printed once, in the URL.
+    /// Names the event streams' heartbeat interval in milliseconds, for the tests.
+    static let testHeartbeatVariable = "ALBUMS_TEST_EVENT_HEARTBEAT_MS"
+
     @MainActor
     static func serve(
         session: LibrarySession, options: ServeOptions, author: String, arguments: [String],
@@ -14,7 +17,7 @@ extension AlbumsApp {
     ) async -> Int32 {
         let token =
             options.token ?? (ServerConfiguration.isLoopback(options.host) ? nil : ServerConfiguration.generatedToken())
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: options.host, port: options.port, token: token, defaultAuthor: author,
             checkAuthor: { name in
                 do throws(UsageError) {
@@ -23,6 +26,10 @@ extension AlbumsApp {
                     return .failure(ServerRefusal(error.message))
                 }
             })
+        // Tests only: a heartbeat they need not wait 15 seconds for.
+        if let milliseconds = environment[Self.testHeartbeatVariable].flatMap(Int.init), milliseconds > 0 {
+            configuration.heartbeatInterval = .milliseconds(milliseconds)
+        }
         do {
             _ = try await AlbumsServe.run(
                 session: session, configuration: configuration,

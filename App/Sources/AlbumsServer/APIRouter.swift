@@ -6,6 +6,7 @@ import NIOHTTP1
 /// a file, so no path can reach one.
 struct APIRouter: Sendable {
     let library: LibraryService
+    let events: EventStreams
     let requestGuard: RequestGuard
     let checkAuthor: @Sendable (String) -> Result<String, ServerRefusal>
     let defaultAuthor: String
@@ -41,13 +42,17 @@ struct APIRouter: Sendable {
             let offset = try Self.number(request.query["offset"], name: "offset", default: 0, limit: Int.max)
             let limit = try Self.number(request.query["limit"], name: "limit", default: 100, limit: 1000)
             let search = request.query["q"]
-            let state = try await library.state(offset: offset, limit: limit, search: search)
+            // `mine=1`: the state previews the undo mine and redo mine of `author` (the page's
+            // name); only when asked, since each is a scan back to that author's latest step.
+            let author = try author(request, request.query["author"])
+            let mine = request.query["mine"] == "1" ? author : nil
+            let state = try await library.state(offset: offset, limit: limit, search: search, mineOf: mine)
             return .json(state)
         case (.GET, "/api/events"):
             let revision = await library.revision
             return ServerResponse(
                 kind: .eventStream, status: .ok, contentType: "text/event-stream",
-                body: EventStreams.opening(revision: revision))
+                body: events.opening(revision: revision))
         case (.POST, "/api/albums"):
             let body = try Self.decode(AddRequest.self, request)
             let author = try author(request, body.author)
@@ -96,8 +101,8 @@ struct APIRouter: Sendable {
         }
     }
 
-    /// The author a request names (header, else body), checked as `--author` is; the server's own
-    /// when it names none.
+    /// The author a request names (header, else body or query), checked as `--author` is; the
+    /// server's own when it names none.
     private func author(_ request: ServerRequest, _ fromBody: String?) throws -> String {
         guard let name = request.header(Self.authorHeader) ?? fromBody else { return defaultAuthor }
         return try checkAuthor(name).get()

@@ -43,6 +43,35 @@ struct StateJSON: Encodable, Sendable {
     var author: String
     var search: String?
     var history: [HistoryStepJSON]
+    /// What "undo mine" and "redo mine" would do for the author the request names (`mine=1`).
+    var mine: MineJSON?
+}
+
+/// `GET /api/state`'s `mine`: what the author's own undo and redo would do now (a label only: the
+/// real call decides again inside its transaction).
+struct MineJSON: Encodable, Sendable {
+    var author: String
+    var undo: MineStepJSON
+    var redo: MineStepJSON
+}
+
+/// One "undo mine" or "redo mine" preview: the history text of the change it would take back or
+/// do again, or the one-line reason it would be refused (nothing of the author's, or a later
+/// change of someone else's that touched the same album parts).
+struct MineStepJSON: Encodable, Sendable, Hashable {
+    var text: String?
+    var refused: String?
+    var code: String?
+
+    init(_ preview: LibrarySession.MinePreview) {
+        switch preview {
+        case .change(let text):
+            self.text = text
+        case .refused(let error):
+            refused = error.message
+            code = error.code.rawValue
+        }
+    }
 }
 
 /// One line of the history panel.
@@ -54,12 +83,22 @@ struct HistoryStepJSON: Encodable, Sendable {
     var done: Bool
 }
 
-/// What a change did: the step it recorded (or undid), the album, and the revision it committed.
+/// What a change did: the step it recorded (or undid), the album, the revision it committed, and
+/// who made it.
 struct ChangeJSON: Encodable, Sendable {
     var revision: Int
     var message: String
     var steps: [String]
     var album: AlbumJSON?
+    /// The author recorded with the change (for the `-mine` routes, whose step it undid or redid).
+    var author: String
+    /// The `-mine` routes: the history text of the author's step undone or done again, as the
+    /// CLI's `undo --mine --json` names it.
+    var step: String?
+    /// The `-mine` routes: how (`reverted`: a new step taking back an older one, the later ones
+    /// kept; `undone`, `redone`: the last step, plainly), and the original step's number when known.
+    var how: String?
+    var stepNumber: Int?
 }
 
 /// `POST /api/albums`.

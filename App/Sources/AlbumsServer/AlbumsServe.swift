@@ -28,13 +28,13 @@ public enum AlbumsServe: Sendable {
     ) async throws -> LaunchReport {
         var logger = Logger(label: "albums.serve")
         logger.logLevel = .notice
-        let events = EventStreams()
+        let events = EventStreams(heartbeatInterval: configuration.heartbeatInterval, logger: logger)
         let library = LibraryService(session: session, configuration: configuration, events: events)
         let libraryGone = library.libraryGone
         // Port 0: the Host check takes the port the system chose, once the socket is bound.
         let port = LockedState(configuration.port)
         let router = APIRouter(
-            library: library,
+            library: library, events: events,
             requestGuard: RequestGuard(host: configuration.host, port: port, token: configuration.token),
             checkAuthor: configuration.checkAuthor, defaultAuthor: configuration.defaultAuthor)
         let service = LaunchService("http-server", stopTimeLimit: configuration.drainTimeLimit + .seconds(1)) {

@@ -1,16 +1,50 @@
 import Locking
+import Logging
 import NIOCore
 import NIOHTTP1
 
 /// The open `GET /api/events` streams (Server-Sent Events): each gets `event: revision` with the
-/// library's new revision whenever it changes, from this server or any other process.
+/// library's new revision whenever it changes, from this server or any other process, and
+/// `event: heartbeat` every ``heartbeatInterval``.
+///
+/// The heartbeat is an event rather than an SSE comment because a page's `EventSource` never
+/// sees comments: with the interval and the revision in it, the page notices a stream that went
+/// quiet (a proxy or a sleeping laptop holding a dead connection), reconnects, and catches up on a
+/// revision it missed. A proxy sees traffic either way.
+///
+/// A stream's client that stops reading cannot hold the server's memory: each stream's socket
+/// buffer is small and at most ``bufferLimit`` bytes wait in the server behind it; a stream over
+/// that is dropped (its client's `EventSource` reconnects when it reads again).
 final class EventStreams: Sendable {
-    private let channels = LockedState<[ObjectIdentifier: any Channel]>([:])
-    private let closed = LockedState(false)
+    private struct State {
+        var channels: [ObjectIdentifier: any Channel] = [:]
+        var isClosed = false
+        /// The revision last sent, which each heartbeat repeats.
+        var revision = 0
+    }
 
-    /// The first bytes of a stream: how soon a client reconnects, and the revision now.
-    static func opening(revision: Int) -> [UInt8] {
-        Array("retry: 1000\n\n".utf8) + event(revision: revision)
+    private let state = LockedState(State())
+    /// How often each stream gets a heartbeat.
+    let heartbeatInterval: Duration
+    private let logger: Logger
+
+    /// The most bytes a stream may have waiting in the server (behind its socket's buffer)
+    /// before it is dropped: hundreds of events, so only a client that stopped reading reaches it.
+    static let bufferLimit = 16 * 1024
+    /// The socket send buffer each stream asks for (the system doubles it): events are small,
+    /// and what waits in the system's buffer for a client that does not read is memory too.
+    static let socketBufferBytes = 8 * 1024
+
+    init(heartbeatInterval: Duration, logger: Logger) {
+        self.heartbeatInterval = heartbeatInterval
+        self.logger = logger
+    }
+
+    /// The first bytes of a stream: how soon a client reconnects, the heartbeat (so the client
+    /// learns the interval at once), and the revision now.
+    func opening(revision: Int) -> [UInt8] {
+        state.withLock { $0.revision = max($0.revision, revision) }
+        return Array("retry: 1000\n\n".utf8) + heartbeat(revision: revision) + Self.event(revision: revision)
     }
 
     private static func event(revision: Int, reopened: Bool = false) -> [UInt8] {
@@ -18,28 +52,62 @@ final class EventStreams: Sendable {
         return Array("event: revision\ndata: \(data)\n\n".utf8)
     }
 
+    /// `event: heartbeat` with the interval in milliseconds and the revision last sent.
+    private func heartbeat(revision: Int) -> [UInt8] {
+        let milliseconds = heartbeatInterval / .milliseconds(1)
+        return Array("event: heartbeat\ndata: {\"interval\":\(Int(milliseconds)),\"revision\":\(revision)}\n\n".utf8)
+    }
+
     /// Adds a channel whose response head and opening bytes are written; it leaves the set when
     /// it closes. A channel that arrives after ``closeAll()`` is closed at once.
     func add(_ channel: any Channel) {
         let key = ObjectIdentifier(channel)
-        let isClosed = closed.withLock { $0 }
+        let isClosed = state.withLock { state in
+            if !state.isClosed { state.channels[key] = channel }
+            return state.isClosed
+        }
         guard !isClosed else {
             Self.finish(channel)
             return
         }
-        channels.withLock { $0[key] = channel }
+        _ = channel.setOption(
+            .writeBufferWaterMark, value: .init(low: Self.bufferLimit / 2, high: Self.bufferLimit))
+        _ = channel.setOption(.socketOption(.so_sndbuf), value: Self.socketBufferBytes)
+        let interval = TimeAmount.nanoseconds(Int64(heartbeatInterval / .nanoseconds(1)))
+        let beats = channel.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) {
+            [weak self] _ in
+            guard let self else { return }
+            self.send(self.heartbeat(revision: self.state.withLock { $0.revision }), to: channel)
+        }
         channel.closeFuture.whenComplete { [weak self] _ in
-            _ = self?.channels.withLock { $0.removeValue(forKey: key) }
+            beats.cancel()
+            _ = self?.state.withLock { $0.channels.removeValue(forKey: key) }
         }
     }
 
-    var count: Int { channels.withLock { $0.count } }
+    var count: Int { state.withLock { $0.channels.count } }
 
     /// Sends the revision to every stream; `reopened` says the library file was reopened (another
     /// program replaced it or wrote over it), so the pages reload whatever the revision.
     func publish(revision: Int, reopened: Bool = false) {
         let bytes = Self.event(revision: revision, reopened: reopened)
-        for channel in channels.withLock({ Array($0.values) }) {
+        let channels = state.withLock { state in
+            state.revision = max(state.revision, revision)
+            return Array(state.channels.values)
+        }
+        for channel in channels { send(bytes, to: channel) }
+    }
+
+    /// Writes on the channel's event loop, unless more than ``bufferLimit`` bytes already wait
+    /// there: then the client has stopped reading, and the stream is dropped.
+    private func send(_ bytes: [UInt8], to channel: any Channel) {
+        channel.eventLoop.execute { [logger] in
+            guard channel.isActive else { return }
+            guard channel.isWritable else {
+                logger.notice("dropped an event stream whose client stopped reading")
+                channel.close(promise: nil)
+                return
+            }
             var buffer = channel.allocator.buffer(capacity: bytes.count)
             buffer.writeBytes(bytes)
             channel.writeAndFlush(HTTPServerResponsePart.body(.byteBuffer(buffer)), promise: nil)
@@ -49,8 +117,11 @@ final class EventStreams: Sendable {
     /// Ends every stream (the response's end, then the connection) and refuses new ones: the
     /// server is stopping.
     func closeAll() {
-        closed.withLock { $0 = true }
-        for channel in channels.withLock({ Array($0.values) }) { Self.finish(channel) }
+        let channels = state.withLock { state in
+            state.isClosed = true
+            return Array(state.channels.values)
+        }
+        for channel in channels { Self.finish(channel) }
     }
 
     private static func finish(_ channel: any Channel) {

@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 
@@ -24,6 +25,8 @@ final class LibraryService {
     private let libraryGoneContinuation: AsyncStream<LibraryError>.Continuation
     /// The revision last announced to the event streams.
     private var announcedRevision: Int
+    /// The undo-mine previews made at one revision, by author.
+    private var minePreviews: (revision: Int, byAuthor: [String: MineJSON])?
 
     init(session: LibrarySession, configuration: ServerConfiguration, events: EventStreams) {
         self.session = session
@@ -38,8 +41,9 @@ final class LibraryService {
     // MARK: - Reading
 
     /// A window of albums (or of the albums matching `search`) and the history's state, read in
-    /// one snapshot, so the Undo title belongs to the albums shown.
-    func state(offset: Int, limit: Int, search: String?) throws -> StateJSON {
+    /// one snapshot, so the Undo titles (everyone's, and `author`'s own when asked) belong to the
+    /// albums shown.
+    func state(offset: Int, limit: Int, search: String?, mineOf author: String?) throws -> StateJSON {
         try followLibraryFile(forChange: false)
         let library = session.library
         var state: StateJSON?
@@ -61,19 +65,22 @@ final class LibraryService {
                 }
             }
             // The last steps only, each one indexed row (a whole listing reads every record:
-            // 180 ms at 3,000 steps).
+            // 180 ms at 3,000 steps), numbered by node as `albums history` and the refusals
+            // ("after your edit (step 41)") number them.
             let history = session.history
             let (steps, done) = (history.count, history.index)
             let recent = try (max(0, steps - Self.historyShown)..<steps).reversed().map { position in
                 let record = try history.record(at: position)
                 return HistoryStepJSON(
-                    number: position + 1, text: record.text, author: record.author,
+                    number: try history.node(at: position).rawValue, text: record.text, author: record.author,
                     time: record.date.map { ($0.timeIntervalSince1970 * 1000).rounded() }, done: position < done)
             }
+            let revision = history.revision
             state = StateJSON(
-                revision: session.history.revision, count: total, offset: offset, albums: albums,
+                revision: revision, count: total, offset: offset, albums: albums,
                 undo: session.undoRecord.map(Self.step), redo: session.redoRecord.map(Self.step),
-                author: configuration.defaultAuthor, search: search, history: recent)
+                author: configuration.defaultAuthor, search: search, history: recent,
+                mine: try author.map { try minePreview(author: $0, revision: revision) })
         }
         guard let state else { throw LibraryError(.storage, "the library could not be read") }
         return state
@@ -81,6 +88,26 @@ final class LibraryService {
 
     /// How many of the last steps the page's history panel shows.
     static let historyShown = 50
+
+    /// `author`'s undo-mine and redo-mine previews at `revision`, inside the state's snapshot:
+    /// each is a scan of the steps after the author's latest, so it is made once per revision and
+    /// author (every open page asks again after each change).
+    private func minePreview(author: String, revision: Int) throws -> MineJSON {
+        if let cached = minePreviews, cached.revision == revision, let known = cached.byAuthor[author] {
+            return known
+        }
+        let preview = MineJSON(
+            author: author, undo: MineStepJSON(try session.previewMine(author: author)),
+            redo: MineStepJSON(try session.previewMine(author: author, reapplying: true)))
+        var byAuthor = minePreviews.flatMap { $0.revision == revision ? $0.byAuthor : nil } ?? [:]
+        if byAuthor.count >= Self.previewedAuthors { byAuthor = [:] }
+        byAuthor[author] = preview
+        minePreviews = (revision, byAuthor)
+        return preview
+    }
+
+    /// The most authors whose previews are kept for one revision (a bound, not a working set).
+    static let previewedAuthors = 256
 
     private static func step(_ record: HistoryRecord) -> StepJSON {
         StepJSON(id: record.id.description, title: record.actionText, text: record.text, author: record.author)
@@ -95,7 +122,7 @@ final class LibraryService {
         let after = try request.after.map { try Self.albumID($0) }
         let command = try changing(as: author) { try session.add(album, after: after.map { .id($0) }) }
         return changed(
-            "Added “\(command.album.title)” (position \(command.position))", steps: [command.text],
+            "Added “\(command.album.title)” (position \(command.position))", steps: [command.text], author: author,
             album: AlbumJSON(command.album, position: command.position))
     }
 
@@ -105,7 +132,7 @@ final class LibraryService {
         let change = try changing(as: author) { try session.edit(.id(id), changes: changes) }
         let edited = (try? change.album.applying(changes)) ?? change.album
         return changed(
-            "Edited “\(edited.title)” (position \(change.position))", steps: [change.command.text],
+            "Edited “\(edited.title)” (position \(change.position))", steps: [change.command.text], author: author,
             album: AlbumJSON(edited, position: change.position))
     }
 
@@ -113,6 +140,7 @@ final class LibraryService {
         let change = try changing(as: author) { try session.delete(.id(id)) }
         return changed(
             "Deleted “\(change.album.title)” (position \(change.position))", steps: [change.command.text],
+            author: author,
             album: AlbumJSON(change.album, position: change.position))
     }
 
@@ -120,35 +148,46 @@ final class LibraryService {
         let change = try changing(as: author) { try session.move(.id(id), to: target) }
         return changed(
             "Moved “\(change.album.title)” from position \(change.command.from) to \(change.command.to)",
-            steps: [change.command.text], album: AlbumJSON(change.album, position: change.command.to))
+            steps: [change.command.text], author: author,
+            album: AlbumJSON(change.album, position: change.command.to))
     }
 
     func undo(expecting: String?, author: String) throws -> ChangeJSON {
         let expected = try expecting.map(Self.recordID)
         let records = try changing(as: author) { try session.undo(count: 1, expecting: expected) }
-        return changed(records.map { "Undid \($0.text)" }.joined(separator: "\n"), steps: records.map(\.text))
+        return changed(
+            records.map { "Undid \($0.text)" }.joined(separator: "\n"), steps: records.map(\.text),
+            author: author)
     }
 
     func redo(expecting: String?, author: String) throws -> ChangeJSON {
         let expected = try expecting.map(Self.recordID)
         let records = try changing(as: author) { try session.redo(count: 1, expecting: expected) }
-        return changed(records.map { "Redid \($0.text)" }.joined(separator: "\n"), steps: records.map(\.text))
+        return changed(
+            records.map { "Redid \($0.text)" }.joined(separator: "\n"), steps: records.map(\.text),
+            author: author)
     }
 
     func mine(redoing: Bool, author: String) throws -> ChangeJSON {
         let result = try changing(as: author) {
             redoing ? try session.redoMine(author: author) : try session.undoMine(author: author)
         }
-        let line: String
+        var change: ChangeJSON
         switch result {
         case .reverted(let command):
-            line = "\(redoing ? "Redid" : "Undid") your \(command.change.text) (step \(command.step))"
+            let later = redoing ? "" : ", keeping the later changes"
+            change = changed(
+                "\(redoing ? "Redid" : "Undid") your \(command.change.text) (step \(command.step))\(later)",
+                steps: [result.text], author: author)
+            (change.step, change.how, change.stepNumber) = (command.change.text, "reverted", command.step)
         case .undone(let record):
-            line = "Undid your \(record.text)"
+            change = changed("Undid your \(record.text)", steps: [result.text], author: author)
+            (change.step, change.how) = (record.text, "undone")
         case .redone(let record):
-            line = "Redid your \(record.text)"
+            change = changed("Redid your \(record.text)", steps: [result.text], author: author)
+            (change.step, change.how) = (record.text, "redone")
         }
-        return changed(line, steps: [result.text])
+        return change
     }
 
     /// Runs a change with `author` recorded as its author (the session's author is this server's
@@ -162,10 +201,10 @@ final class LibraryService {
         return try body()
     }
 
-    private func changed(_ message: String, steps: [String], album: AlbumJSON? = nil) -> ChangeJSON {
+    private func changed(_ message: String, steps: [String], author: String, album: AlbumJSON? = nil) -> ChangeJSON {
         let revision = session.history.revision
         announce(revision)
-        return ChangeJSON(revision: revision, message: message, steps: steps, album: album)
+        return ChangeJSON(revision: revision, message: message, steps: steps, album: album, author: author)
     }
 
     // MARK: - Following other processes

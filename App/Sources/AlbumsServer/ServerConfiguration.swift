@@ -16,6 +16,13 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodyBytes: Int
     /// How long the server waits for requests in progress when it is asked to stop.
     public var drainTimeLimit: Duration
+    /// How often each event stream gets a heartbeat (15 seconds; the tests ask for less, through
+    /// `albums`'s `ALBUMS_TEST_EVENT_HEARTBEAT_MS`), at least a millisecond.
+    public var heartbeatInterval: Duration {
+        get { heartbeat }
+        set { heartbeat = max(newValue, .milliseconds(1)) }
+    }
+    private var heartbeat = Duration.seconds(15)
 
     /// Creates a configuration.
     ///

@@ -27,12 +27,13 @@ struct BrowserTests {
     static var isAvailable: Bool { hasBrowser && python != nil }
 
     @Test(
-        "open, delete, undo, reload, two windows, a CLI change, a stale undo, keyboard only, edit, move, search, phone size",
+        "open, delete, undo, reload, two windows, a CLI change, a stale undo, keyboard only, edit, move, search, phone size; two authors' undo mine",
         .enabled(if: isAvailable || isCI, "Chromium, chromedriver and Selenium are not installed"))
     func pageInChromium() async throws {
         try #require(Self.hasBrowser, "CI needs /usr/bin/chromium and /usr/bin/chromedriver (chromium-driver)")
         let python = try #require(Self.python, "CI needs Selenium for Python (python3-selenium)")
-        let server = try await ServerProcess()
+        // A heartbeat every 300 ms: the page's watch for a quiet stream is tested in seconds.
+        let server = try await ServerProcess(environment: ["ALBUMS_TEST_EVENT_HEARTBEAT_MS": "300"])
         defer { Task { await server.finish() } }
         let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let screenshots = tests.deletingLastPathComponent().deletingLastPathComponent()
@@ -45,6 +46,7 @@ struct BrowserTests {
         process.arguments = [
             python, tests.appendingPathComponent("browser_test.py").path, server.url,
             ServerProcess.executable.path, server.database, screenshots.path,
+            String(server.process.processIdentifier),
         ]
         var environment = ProcessInfo.processInfo.environment
         environment["SE_AVOID_STATS"] = "true"
@@ -58,10 +60,12 @@ struct BrowserTests {
         for scenario in [
             "page opened", "deleted with the toolbar", "undone", "reload", "two windows", "a CLI change",
             "a stale undo is refused", "keyboard only", "edit, move and search", "phone size",
+            "a quiet stream is noticed", "two authors",
+            "a conflict", "a bad name is refused",
         ] {
             #expect(output.contains("ok: \(scenario)"), "\(scenario) did not pass:\n\(output)")
         }
-        for name in ["desktop-1280x800", "phone-390x844", "stale-refused"] {
+        for name in ["desktop-1280x800", "phone-390x844", "stale-refused", "two-authors-ada", "two-authors-conflict"] {
             let path = screenshots.appendingPathComponent("\(name).png").path
             #expect(FileManager.default.fileExists(atPath: path), "no screenshot \(name)")
         }

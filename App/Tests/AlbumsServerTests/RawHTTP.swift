@@ -49,16 +49,30 @@ enum RawHTTP {
         var isEnded: Bool { ended.withLock { $0 } }
     }
 
-    /// Connects to the server on 127.0.0.1 and writes `request`'s bytes.
-    static func open(port: Int, bytes: [UInt8]) async throws -> (any Channel, Collector) {
+    /// Connects to the server on 127.0.0.1 and writes `request`'s bytes. With `reads` false the
+    /// client reads nothing (and offers the server only a small receive buffer) until the test
+    /// calls ``startReading(_:)``: a client that stopped reading.
+    static func open(port: Int, bytes: [UInt8], reads: Bool = true) async throws -> (any Channel, Collector) {
         let collector = Collector()
-        let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        if !reads {
+            bootstrap = bootstrap.channelOption(.autoRead, value: false)
+                .channelOption(.socketOption(.so_rcvbuf), value: 4096)
+        }
+        let channel =
+            try await bootstrap
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(collector) }
             }
             .connect(host: "127.0.0.1", port: port).get()
         try await channel.writeAndFlush(ByteBuffer(bytes: bytes)).get()
         return (channel, collector)
+    }
+
+    /// Lets a client opened with `reads: false` read from now on.
+    static func startReading(_ channel: any Channel) async throws {
+        try await channel.setOption(.autoRead, value: true).get()
+        channel.read()
     }
 
     /// The bytes of a request with `Connection: close`; `Host` is `127.0.0.1:PORT` unless given.

@@ -177,6 +177,109 @@ struct ServeAPITests {
         #expect(nothing.status == 409, "\(nothing)")
     }
 
+    @Test("the state previews each author's own undo: ada's delete stays hers after grace's add")
+    func statePreviewsUndoMine() async throws {
+        let server = try await ServerProcess()
+        defer { Task { await server.finish() } }
+        let port = server.port
+        let id = try await firstID(port)
+        let deleted = try await RawHTTP.change("DELETE", "/api/albums/\(id)", port: port, json: ["author": "ada"])
+        #expect(deleted.status == 200 && deleted.json["author"] as? String == "ada", "\(deleted)")
+        let added = try await RawHTTP.change(
+            "POST", "/api/albums", port: port, json: ["title": "Blue Train", "artist": "John Coltrane"],
+            headers: ["X-Albums-Author": "grace"])
+        #expect(added.status == 201 && added.json["author"] as? String == "grace", "\(added)")
+
+        // Everyone's Undo names grace's add; ada's own names her delete; the header names her too.
+        let ada = try await RawHTTP.send("GET", "/api/state?author=ada&mine=1", port: port)
+        #expect((ada.json["undo"] as? [String: Any])?["title"] as? String == "Add “Blue Train”")
+        #expect(Self.mine(ada, "author") as? String == "ada")
+        #expect(Self.mine(ada, "undo") as? [String: String] == ["text": "Delete “Best of Bowie”"])
+        #expect(
+            Self.mine(ada, "redo") as? [String: String] == [
+                "refused": "ada has no undone change to redo", "code": "nothing-to-redo",
+            ])
+        let byHeader = try await RawHTTP.send(
+            "GET", "/api/state?mine=1", port: port, headers: ["X-Albums-Author": "ada"])
+        #expect(Self.mine(byHeader, "undo") as? [String: String] == ["text": "Delete “Best of Bowie”"])
+        let grace = try await RawHTTP.send("GET", "/api/state?author=grace&mine=1", port: port)
+        #expect(Self.mine(grace, "undo") as? [String: String] == ["text": "Add “Blue Train”"])
+        // Not asked for: no preview (each is a scan back to the author's latest step).
+        #expect(try await RawHTTP.send("GET", "/api/state?author=ada", port: port).json["mine"] == nil)
+        // No name: the server's author, who made nothing.
+        let nobody = try await RawHTTP.send("GET", "/api/state?mine=1", port: port)
+        #expect(Self.mine(nobody, "author") as? String == "server-user")
+        #expect(
+            Self.mine(nobody, "undo") as? [String: String] == [
+                "refused": "server-user has no change to undo", "code": "nothing-to-undo",
+            ])
+        let badName = try await RawHTTP.send("GET", "/api/state?author=a%07b", port: port)
+        #expect(badName.status == 400)
+        #expect(badName.errorMessage == "author: a name cannot hold control characters")
+        let tooLong = try await RawHTTP.send(
+            "GET", "/api/state?author=\(String(repeating: "x", count: 65))", port: port)
+        #expect(tooLong.errorMessage == "author: a name is at most 64 characters (this one has 65)")
+
+        // ada's undo mine takes back her delete and keeps grace's add; the answer names both.
+        let undone = try await RawHTTP.change("POST", "/api/undo-mine", port: port, json: ["author": "ada"])
+        #expect(undone.status == 200, "\(undone)")
+        #expect(undone.json["author"] as? String == "ada")
+        #expect(undone.json["step"] as? String == "Delete “Best of Bowie”")
+        #expect(undone.json["how"] as? String == "reverted")
+        #expect(undone.json["stepNumber"] as? Int == 1)
+        #expect(
+            undone.json["message"] as? String == "Undid your Delete “Best of Bowie” (step 1), keeping the later changes"
+        )
+        let titles = try await titlesShown(port)
+        #expect(titles.contains("Best of Bowie") && titles.contains("Blue Train"), "\(titles)")
+        let after = try await RawHTTP.send("GET", "/api/state?author=ada&mine=1", port: port)
+        #expect(
+            Self.mine(after, "undo") as? [String: String] == [
+                "refused": "ada has no change to undo", "code": "nothing-to-undo",
+            ])
+        #expect(Self.mine(after, "redo") as? [String: String] == ["text": "Delete “Best of Bowie”"])
+    }
+
+    @Test("grace edits the year after ada's year edit: ada's preview and her undo mine are refused naming grace")
+    func undoMineConflictNamesTheOtherAuthor() async throws {
+        let server = try await ServerProcess()
+        defer { Task { await server.finish() } }
+        let port = server.port
+        let id = try await firstID(port)
+        let hers = try await RawHTTP.change(
+            "PATCH", "/api/albums/\(id)", port: port, json: ["year": 1990, "author": "ada"])
+        #expect(hers.status == 200, "\(hers)")
+        let theirs = try await RawHTTP.change(
+            "PATCH", "/api/albums/\(id)", port: port, json: ["year": 2002, "author": "grace"])
+        #expect(theirs.status == 200, "\(theirs)")
+        let reason = "grace changed the year of “Best of Bowie” after your edit (step 2)"
+        let ada = try await RawHTTP.send("GET", "/api/state?author=ada&mine=1", port: port)
+        #expect(Self.mine(ada, "undo") as? [String: String] == ["refused": reason, "code": "conflict"])
+        // Asked again at the same revision (kept per revision and author): the same answer.
+        let again = try await RawHTTP.send("GET", "/api/state?author=ada&limit=1&mine=1", port: port)
+        #expect(Self.mine(again, "undo") as? [String: String] == ["refused": reason, "code": "conflict"])
+        let refused = try await RawHTTP.change("POST", "/api/undo-mine", port: port, json: ["author": "ada"])
+        #expect(refused.status == 409, "\(refused)")
+        #expect(refused.errorMessage == reason)
+        let state = try await RawHTTP.send("GET", "/api/state?limit=1", port: port)
+        #expect((state.json["albums"] as? [[String: Any]])?.first?["year"] as? Int == 2002)
+        #expect(state.json["revision"] as? Int == ada.json["revision"] as? Int, "nothing was written")
+        // grace's own edit is the last step: hers would be undone plainly.
+        let graces = try await RawHTTP.send("GET", "/api/state?author=grace&mine=1", port: port)
+        #expect(Self.mine(graces, "undo") as? [String: String] == ["text": "Edit “Best of Bowie”"])
+
+        // The history panel numbers steps as `albums history` and the refusals do: by node, so
+        // after an undo and a new step (grace's edit parked on a branch) the numbers skip.
+        let undo = try #require((graces.json["undo"] as? [String: Any])?["id"] as? String)
+        #expect(try await RawHTTP.change("POST", "/api/undo", port: port, json: ["expecting": undo]).status == 200)
+        _ = try await RawHTTP.change("POST", "/api/albums", port: port, json: ["title": "New", "artist": "Ada"])
+        let panel = try await RawHTTP.send("GET", "/api/state", port: port)
+        let steps = try #require(panel.json["history"] as? [[String: Any]])
+        #expect(steps.map { $0["number"] as? Int } == [3, 1], "\(steps)")
+        let listing = try await server.cli("history").output
+        #expect(listing.split(separator: "\n").contains { $0.hasPrefix("> 3 ") }, "\(listing)")
+    }
+
     @Test("SIGTERM: a request in progress is answered, event streams end, the server exits 0")
     func sigtermLetsRequestsFinish() async throws {
         // ServerProcess makes the library with `albums init` before the gated server starts (the
@@ -257,6 +360,11 @@ struct ServeAPITests {
             }
         }
         return result == 0
+    }
+
+    /// `mine.KEY` of a state answer.
+    private static func mine(_ state: RawHTTP.Response, _ key: String) -> Any? {
+        (state.json["mine"] as? [String: Any])?[key]
     }
 
     private func firstID(_ port: Int) async throws -> String {

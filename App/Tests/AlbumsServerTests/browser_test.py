@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The albums page in headless Chromium, driven by Selenium (4.8 from Debian or a newer pip one).
 
-Usage: browser_test.py URL ALBUMS_BINARY LIBRARY SCREENSHOT_DIR
+Usage: browser_test.py URL ALBUMS_BINARY LIBRARY SCREENSHOT_DIR SERVER_PID
 
 Run by BrowserTests.swift against a real `albums serve` on 127.0.0.1. Prints one "ok: ..." line
 per scenario and exits 1 with "FAIL: ..." on the first that does not hold. The driver is the
@@ -9,6 +9,7 @@ system's chromedriver (never downloaded) and SE_AVOID_STATS keeps Selenium from 
 nothing leaves the loopback address.
 """
 import os
+import signal
 import struct
 import subprocess
 import sys
@@ -22,9 +23,9 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
-URL, ALBUMS, LIBRARY, SHOTS = sys.argv[1:5]
+URL, ALBUMS, LIBRARY, SHOTS, SERVER_PID = sys.argv[1:6]
 # A bound on waits for what should happen at once: only turns a hang into a failure.
 PATIENCE = 60
 
@@ -147,6 +148,129 @@ def main():
         run(driver)
     finally:
         driver.quit()
+    # Two people: two browser sessions, each with its own localStorage (its own name).
+    first, second = make_driver(), None
+    try:
+        second = make_driver()
+        two_authors(first, second)
+    finally:
+        first.quit()
+        if second:
+            second.quit()
+
+
+def name_as(driver, name):
+    # Typed over the old name (clear() would first commit an empty one).
+    field = driver.find_element(By.ID, "author")
+    field.click()
+    driver.execute_script("arguments[0].select()", field)
+    field.send_keys(name + Keys.TAB)
+    driver.execute_script("document.getElementById('covers').focus()")
+
+
+def choose(driver, title):
+    # The cover with this title, clicked: its album becomes the current one.
+    driver.execute_script(
+        "for (const li of document.querySelectorAll('#covers li.cover'))"
+        "  if (li.querySelector('.c-title').textContent === arguments[0]) { li.click(); return; }", title)
+    wait(driver, "“%s” chosen" % title, lambda: text(driver, "d-title") == title)
+
+
+def two_authors(ada, grace):
+    # 11. Two authors, undo mine (the default): ada deletes, grace adds, ada's Undo takes back
+    # her own delete and leaves grace's add; each page follows the other live.
+    for driver, name in [(ada, "ada"), (grace, "grace")]:
+        driver.get(URL)
+        wait(driver, "the page (%s)" % name, lambda: len(covers(driver)) > 1 and text(driver, "live") == "live")
+        if Select(driver.find_element(By.ID, "undo-scope")).first_selected_option.get_attribute("value") != "mine":
+            fail("a new page's Undo is not per-author")
+        name_as(driver, name)
+        wait(driver, "the name kept (%s)" % name,
+             lambda: driver.execute_script("return localStorage.getItem('albums.author')") == name)
+        wait(driver, "nothing of %s's to undo" % name,
+             lambda: not button(driver, "undo").is_enabled() and button(driver, "undo").text == "Undo yours")
+    if "has no change to undo" not in button(ada, "undo").get_attribute("title"):
+        fail("the disabled Undo's tooltip reads %r" % button(ada, "undo").get_attribute("title"))
+    titles = cover_titles(ada)
+    victim = titles[0]
+    choose(ada, victim)
+    button(ada, "delete").click()
+    wait(ada, "ada's delete", lambda: victim not in cover_titles(ada))
+    wait(grace, "grace's page follows ada's delete", lambda: victim not in cover_titles(grace))
+    ActionChains(grace).send_keys("a").perform()
+    wait(grace, "grace's add form", lambda: grace.find_element(By.ID, "form-dialog").get_attribute("open") is not None)
+    ActionChains(grace).send_keys("Blue Train").send_keys(Keys.TAB).send_keys("John Coltrane").send_keys(Keys.ENTER).perform()
+    wait(grace, "grace's add", lambda: "Blue Train" in cover_titles(grace))
+    wait(ada, "ada's page follows grace's add", lambda: "Blue Train" in cover_titles(ada))
+    mine = "Undo your Delete “%s”" % victim
+    wait(ada, "ada's Undo names her delete", lambda: button(ada, "undo").text == mine)
+    wait(grace, "grace's Undo names her add", lambda: button(grace, "undo").text == "Undo your Add “Blue Train”")
+    shot(ada, "two-authors-ada")
+    button(ada, "undo").click()
+    wait(ada, "ada's album back", lambda: victim in cover_titles(ada))
+    if "Blue Train" not in cover_titles(ada):
+        fail("ada's undo took grace's add too")
+    wait(ada, "ada's status", lambda: text(ada, "status").startswith("Undid your Delete “%s”" % victim))
+    wait(grace, "grace's page follows ada's undo", lambda: victim in cover_titles(grace))
+    if "Blue Train" not in cover_titles(grace):
+        fail("grace's add is gone from her page")
+    wait(ada, "ada's Redo names her delete", lambda: button(ada, "redo").text == "Redo your Delete “%s”" % victim)
+    ok("two authors: ada's Undo read %r and kept grace's add; grace's page followed" % mine)
+
+    # 12. A conflict: ada edits the year, then grace edits the same year. ada's page, not live
+    # (its stream blocked), still offers "Undo your Edit"; pressed, the library refuses it naming
+    # grace, the page says so and refreshes: Undo disabled with the reason; Ctrl+Z says it too.
+    choose(ada, victim)
+    ActionChains(ada).send_keys("e").perform()
+    wait(ada, "ada's edit form", lambda: ada.find_element(By.ID, "form-dialog").get_attribute("open") is not None)
+    year = ada.find_element(By.ID, "f-year")
+    year.clear()
+    year.send_keys("1990" + Keys.ENTER)
+    wait(ada, "ada's year", lambda: text(ada, "d-year") == "1990")
+    edit = "Undo your Edit “%s”" % victim
+    wait(ada, "ada's Undo names her edit", lambda: button(ada, "undo").text == edit)
+    ada.execute_cdp_cmd("Network.enable", {})
+    ada.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/api/events*"]})
+    ada.refresh()
+    wait(ada, "ada's page, not live", lambda: button(ada, "undo").text == edit and text(ada, "live") != "live")
+    wait(grace, "grace sees the album", lambda: victim in cover_titles(grace))
+    choose(grace, victim)
+    wait(grace, "grace sees ada's year", lambda: text(grace, "d-year") == "1990")
+    ActionChains(grace).send_keys("e").perform()
+    wait(grace, "grace's edit form", lambda: grace.find_element(By.ID, "form-dialog").get_attribute("open") is not None)
+    year = grace.find_element(By.ID, "f-year")
+    year.clear()
+    year.send_keys("2002" + Keys.ENTER)
+    wait(grace, "grace's year", lambda: text(grace, "d-year") == "2002")
+    reason = "grace changed the year of “%s” after your edit" % victim
+    if not button(ada, "undo").is_enabled():
+        fail("ada's stale page followed grace's edit")
+    button(ada, "undo").click()
+    wait(ada, "the refusal, said", lambda: reason in text(ada, "status") and "the page is refreshed" in text(ada, "status"))
+    wait(ada, "ada's page refreshed", lambda: text(ada, "d-year") == "2002")
+    wait(ada, "ada's Undo refused, naming grace",
+         lambda: not button(ada, "undo").is_enabled() and reason in text(ada, "undo-note"))
+    if reason not in button(ada, "undo").get_attribute("title"):
+        fail("the refused Undo's tooltip reads %r" % button(ada, "undo").get_attribute("title"))
+    ada.execute_script("document.getElementById('covers').focus()")
+    ActionChains(ada).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
+    wait(ada, "Ctrl+Z says why", lambda: reason in text(ada, "status"))
+    if text(ada, "d-year") != "2002":
+        fail("ada's refused undo changed the year")
+    shot(ada, "two-authors-conflict")
+    ada.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+    ada.refresh()
+    wait(ada, "ada's page live again", lambda: text(ada, "live") == "live")
+    ok("a conflict: ada's Undo says %r" % text(ada, "undo-note"))
+
+    # 13. A name the server refuses: the one-line reason, the name before it kept.
+    name_as(ada, "x" * 70)
+    wait(ada, "the name refused", lambda: "a name is at most 64 characters" in text(ada, "status"))
+    if ada.execute_script("return localStorage.getItem('albums.author')") != "ada":
+        fail("a refused name was stored")
+    if ada.find_element(By.ID, "author").get_attribute("aria-invalid") != "true":
+        fail("the refused name is not marked")
+    ok("a bad name is refused with its reason")
 
 
 def run(driver):
@@ -172,6 +296,10 @@ def run(driver):
         fail("the first cover is not drawn (pixel %r, background %r)" % (centre, background))
     ok("page opened, covers drawn (pixel %r on background %r)" % (centre, background))
 
+    # Scenarios 2 to 10 use the shared history's Undo (everyone's), chosen here and kept.
+    Select(driver.find_element(By.ID, "undo-scope")).select_by_value("everyone")
+    wait(driver, "the scope kept", lambda: driver.execute_script("return localStorage.getItem('albums.undo')") == "everyone")
+
     # 2. Delete with the toolbar: Undo names the step.
     button(driver, "delete").click()
     wait(driver, "four covers", lambda: len(covers(driver)) == 4)
@@ -190,6 +318,8 @@ def run(driver):
     driver.refresh()
     wait(driver, "five covers after reload", lambda: len(covers(driver)) == 5)
     wait(driver, "Redo after reload", lambda: button(driver, "redo").text == "Redo Delete “Best of Bowie”")
+    if driver.find_element(By.ID, "undo-scope").get_attribute("value") != "everyone":
+        fail("the Undo scope was not kept")
     ok("reload shows the same library and history")
 
     # 5. Two windows follow each other.
@@ -236,8 +366,8 @@ def run(driver):
     # 8. Keyboard only: arrows, Delete, Ctrl+Z, the author's name.
     author = driver.find_element(By.ID, "author")
     author.click()
-    author.send_keys("ada" + Keys.TAB)
-    wait(driver, "the name is kept", lambda: driver.execute_script("return localStorage.getItem('albums.author')") == "ada")
+    author.send_keys("kay" + Keys.TAB)
+    wait(driver, "the name is kept", lambda: driver.execute_script("return localStorage.getItem('albums.author')") == "kay")
     driver.execute_script("document.getElementById('covers').focus()")
     keys = ActionChains(driver)
     keys.send_keys(Keys.HOME).send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ARROW_RIGHT).perform()
@@ -245,7 +375,7 @@ def run(driver):
     chosen = text(driver, "d-title")
     ActionChains(driver).send_keys(Keys.DELETE).perform()
     wait(driver, "deleted by key", lambda: chosen not in cover_titles(driver))
-    wait(driver, "the history names ada", lambda: "ada" in text(driver, "history"))
+    wait(driver, "the history names kay", lambda: "kay" in text(driver, "history"))
     ActionChains(driver).key_down(Keys.CONTROL).send_keys("z").key_up(Keys.CONTROL).perform()
     wait(driver, "undone by Ctrl+Z", lambda: chosen in cover_titles(driver))
     ActionChains(driver).key_down(Keys.CONTROL).key_down(Keys.SHIFT).send_keys("z").key_up(Keys.SHIFT).key_up(Keys.CONTROL).perform()
@@ -293,6 +423,17 @@ def run(driver):
             fail(element_id + " is hidden on a phone")
     shot(driver, "phone-390x844")
     ok("phone size")
+
+    # 11. A stream gone quiet: the server paused (its connection open, no heartbeat, which the
+    # test server sends every 300 ms), the page notices, and it is live again once the server is.
+    wait(driver, "live before the pause", lambda: text(driver, "live") == "live")
+    os.kill(int(SERVER_PID), signal.SIGSTOP)
+    try:
+        wait(driver, "the page notices the missed heartbeats", lambda: text(driver, "live") == "reconnecting…")
+    finally:
+        os.kill(int(SERVER_PID), signal.SIGCONT)
+    wait(driver, "live again after the pause", lambda: text(driver, "live") == "live")
+    ok("a quiet stream is noticed and reopened")
 
 
 if __name__ == "__main__":

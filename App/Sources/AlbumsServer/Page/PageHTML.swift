@@ -17,7 +17,13 @@ enum PageHTML {
           <h1>Albums</h1>
           <span id="live" class="live" title="Live updates">connecting…</span>
           <label class="author">You are
-            <input id="author" type="text" maxlength="64" autocomplete="nickname" spellcheck="false" aria-label="Your name, recorded with your changes">
+            <input id="author" type="text" autocomplete="nickname" spellcheck="false" aria-label="Your name, recorded with your changes">
+          </label>
+          <label class="scope">Undo
+            <select id="undo-scope" aria-label="Whose changes Undo and Redo take back">
+              <option value="mine">mine</option>
+              <option value="everyone">everyone</option>
+            </select>
           </label>
         </header>
         <nav class="toolbar" aria-label="Actions">
@@ -31,6 +37,7 @@ enum PageHTML {
           <span class="grow"></span>
           <input id="search" type="search" placeholder="Search (/)" aria-label="Search albums" spellcheck="false">
         </nav>
+        <p id="undo-note" class="undo-note" role="note" hidden></p>
         <main>
           <section class="scroller-wrap" aria-label="Albums">
             <ol id="covers" class="scroller" role="listbox" tabindex="0" aria-label="Album covers"></ol>

@@ -7,15 +7,44 @@ enum PageScript {
         (() => {
         const WINDOW = 200;
         const $ = (id) => document.getElementById(id);
-        const state = { data: null, index: 0, offset: 0, search: "", currentId: null, busy: false, revision: -1 };
+        const state = { data: null, index: 0, offset: 0, search: "", currentId: null, busy: false, revision: -1, scope: "mine" };
+        // The name this browser records its changes with (the server's user when empty), and whose
+        // changes Undo and Redo take back: only this name's ("mine", the default) or the last step's.
         const authorInput = $("author");
-        authorInput.value = localStorage.getItem("albums.author") || "";
-        authorInput.addEventListener("change", () => {
+        let authorName = localStorage.getItem("albums.author") || "";
+        authorInput.value = authorName;
+        authorInput.addEventListener("change", async () => {
           const name = authorInput.value.trim();
+          if (name) {
+            // The server checks the name as it checks --author; a bad one keeps the name before it.
+            try {
+              await api("GET", "/api/state?" + new URLSearchParams({ limit: "0", author: name }).toString());
+            } catch (error) {
+              authorInput.setAttribute("aria-invalid", "true");
+              say(error.message, true);
+              return;
+            }
+          }
+          authorInput.removeAttribute("aria-invalid");
+          authorInput.value = name;
+          authorName = name;
           if (name) localStorage.setItem("albums.author", name); else localStorage.removeItem("albums.author");
           say(name ? "Your changes are recorded as " + name : "Your changes are recorded as the server's user");
+          load().catch(failed);
         });
-        function author() { return authorInput.value.trim() || undefined; }
+        function author() { return authorName || undefined; }
+
+        const scopeSelect = $("undo-scope");
+        state.scope = localStorage.getItem("albums.undo") === "everyone" ? "everyone" : "mine";
+        scopeSelect.value = state.scope;
+        scopeSelect.addEventListener("change", () => {
+          state.scope = scopeSelect.value === "everyone" ? "everyone" : "mine";
+          localStorage.setItem("albums.undo", state.scope);
+          say(state.scope === "mine"
+            ? "Undo and Redo now take back only your own changes"
+            : "Undo and Redo now take back the last step, whoever made it");
+          if (state.data) load().catch(failed);
+        });
 
         function say(text, isError) {
           const status = $("status");
@@ -44,7 +73,19 @@ enum PageScript {
         async function load() {
           const params = new URLSearchParams({ offset: String(state.offset), limit: String(WINDOW) });
           if (state.search) params.set("q", state.search);
-          const data = await api("GET", "/api/state?" + params.toString());
+          if (authorName) params.set("author", authorName);
+          if (state.scope === "mine") params.set("mine", "1");
+          let data;
+          try {
+            data = await api("GET", "/api/state?" + params.toString());
+          } catch (error) {
+            // A stored name the server no longer takes: said once, then the server's user.
+            if (error.status !== 400 || !authorName) throw error;
+            authorName = "";
+            authorInput.setAttribute("aria-invalid", "true");
+            say(error.message, true);
+            return load();
+          }
           state.data = data;
           state.revision = data.revision;
           // Keep the album shown, wherever it went; else the same place.
@@ -137,12 +178,7 @@ enum PageScript {
           } else if (album) {
             cover.textContent = "—";
           }
-          const undo = $("undo"), redo = $("redo");
-          undo.disabled = !d.undo || state.busy;
-          undo.textContent = d.undo ? "Undo " + d.undo.title : "Undo";
-          undo.title = d.undo ? (d.undo.text + (d.undo.author ? " — by " + d.undo.author : "")) : "Nothing to undo";
-          redo.disabled = !d.redo || state.busy;
-          redo.textContent = d.redo ? "Redo " + d.redo.title : "Redo";
+          renderUndoRedo(d);
           for (const id of ["edit", "move", "delete"]) $(id).disabled = !album || state.busy;
           $("add").disabled = state.busy;
           authorInput.placeholder = d.author;
@@ -166,6 +202,35 @@ enum PageScript {
             li.textContent = "No changes yet.";
             history.append(li);
           }
+        }
+
+        // Everyone's: the shared history's next step, whoever made it. Mine: this author's own latest
+        // change (the server's preview, made in the same snapshot), or why it would be refused.
+        function renderUndoRedo(d) {
+          const undo = $("undo"), redo = $("redo"), note = $("undo-note");
+          if (state.scope === "mine") {
+            const mine = d.mine;
+            // Just switched to mine: the state with its preview is on its way.
+            if (!mine) { undo.disabled = redo.disabled = true; return; }
+            for (const [button, verb, preview] of [[undo, "Undo", mine.undo], [redo, "Redo", mine.redo]]) {
+              button.disabled = !preview.text || state.busy;
+              button.textContent = preview.text ? verb + " your " + preview.text : verb + " yours";
+              button.title = preview.text ? verb + " your " + preview.text + " (" + mine.author + ")" : preview.refused;
+            }
+            // A conflict is worth saying aloud; "nothing of yours to undo" stays in the tooltip.
+            const conflict = [mine.undo, mine.redo].find((p) => p.code === "conflict");
+            note.textContent = conflict ? conflict.refused : "";
+            note.hidden = !conflict;
+            return;
+          }
+          undo.disabled = !d.undo || state.busy;
+          undo.textContent = d.undo ? "Undo " + d.undo.title : "Undo";
+          undo.title = d.undo ? (d.undo.text + (d.undo.author ? " — by " + d.undo.author : "")) : "Nothing to undo";
+          redo.disabled = !d.redo || state.busy;
+          redo.textContent = d.redo ? "Redo " + d.redo.title : "Redo";
+          redo.title = d.redo ? (d.redo.text + (d.redo.author ? " — by " + d.redo.author : "")) : "Nothing to redo";
+          note.textContent = "";
+          note.hidden = true;
         }
 
         function select(index) {
@@ -199,14 +264,29 @@ enum PageScript {
           }
         }
 
+        // Mine: the library decides again inside its transaction (a refusal is said, the page rereads).
         function undo() {
           const d = state.data;
-          if (!d || !d.undo) return;
+          if (!d) return;
+          if (state.scope === "mine") {
+            if (!d.mine) return;
+            if (!d.mine.undo.text) { say(d.mine.undo.refused, true); return; }
+            act(() => api("POST", "/api/undo-mine", { author: author() }));
+            return;
+          }
+          if (!d.undo) return;
           act(() => api("POST", "/api/undo", { expecting: d.undo.id, author: author() }));
         }
         function redo() {
           const d = state.data;
-          if (!d || !d.redo) return;
+          if (!d) return;
+          if (state.scope === "mine") {
+            if (!d.mine) return;
+            if (!d.mine.redo.text) { say(d.mine.redo.refused, true); return; }
+            act(() => api("POST", "/api/redo-mine", { author: author() }));
+            return;
+          }
+          if (!d.redo) return;
           act(() => api("POST", "/api/redo", { expecting: d.redo.id, author: author() }));
         }
         function remove() {
@@ -239,7 +319,13 @@ enum PageScript {
           const album = editing;
           $("form-dialog").close();
           if (album) {
-            act(() => api("PATCH", "/api/albums/" + album.id, fields));
+            // Only the fields this edit changes: the step then claims no more of the album than it
+            // touched, so another author's undo of a different field is not refused because of it.
+            const changed = { author: fields.author };
+            for (const key of ["title", "artist", "genre", "year", "cover"]) {
+              if (fields[key] !== (album[key] === undefined ? null : album[key])) changed[key] = fields[key];
+            }
+            act(() => api("PATCH", "/api/albums/" + album.id, changed));
           } else {
             const shown = current();
             if (fields.year === null) delete fields.year;
@@ -289,7 +375,7 @@ enum PageScript {
 
         document.addEventListener("keydown", (event) => {
           if (document.querySelector("dialog[open]")) return;
-          const typing = event.target instanceof HTMLInputElement;
+          const typing = event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement;
           const mod = event.ctrlKey || event.metaKey;
           if (mod && (event.key === "z" || event.key === "Z")) {
             if (typing) return;
@@ -316,17 +402,41 @@ enum PageScript {
           }
         });
 
-        // Live: the server sends the library's revision whenever anyone changes it.
+        // Live: the server sends the library's revision whenever anyone changes it, and a heartbeat
+        // (with its interval and the revision) so that a stream gone quiet without closing is noticed:
+        // after two missed heartbeats the page drops it and opens another.
         function listen() {
           const live = $("live");
           const events = new EventSource("/api/events");
-          events.addEventListener("open", () => { live.textContent = "live"; live.className = "live on"; });
-          events.addEventListener("error", () => { live.textContent = "reconnecting…"; live.className = "live off"; });
-          events.addEventListener("revision", (event) => {
+          let interval = 15000, heard = Date.now(), watchdog = null, pending = -1;
+          const offline = () => { live.textContent = "reconnecting…"; live.className = "live off"; };
+          const follow = (data) => {
             let revision = -1, reopened = false;
-            try { ({ revision, reopened = false } = JSON.parse(event.data)); } catch (e) { return; }
-            if ((revision !== state.revision || reopened) && !state.busy) load().catch(failed);
+            try { ({ revision, reopened = false } = JSON.parse(data)); } catch (e) { return; }
+            // A reopened library file (a restore) may hold another history at the same revision.
+            if (state.busy || (!reopened && (revision === state.revision || revision === pending))) return;
+            pending = revision;
+            load().catch(failed);
+          };
+          const watch = () => {
+            clearTimeout(watchdog);
+            watchdog = setTimeout(() => {
+              if (Date.now() - heard <= 2.5 * interval) { watch(); return; }
+              events.close();
+              offline();
+              listen();
+            }, interval);
+          };
+          events.addEventListener("open", () => { heard = Date.now(); live.textContent = "live"; live.className = "live on"; });
+          events.addEventListener("error", offline);
+          events.addEventListener("heartbeat", (event) => {
+            heard = Date.now();
+            try { interval = Math.max(10, Number(JSON.parse(event.data).interval) || interval); } catch (e) { return; }
+            watch();
+            follow(event.data);
           });
+          events.addEventListener("revision", (event) => { heard = Date.now(); follow(event.data); });
+          watch();
         }
 
         load().then(() => { $("covers").focus(); }).catch(failed);

@@ -18,6 +18,11 @@ enum PageStyle {
         .scroller:focus-visible { outline: none; }
         .scroller:focus-visible .cover.selected .art { outline-color: #fff; }
         .author input { width: 180px; }
+        .author input[aria-invalid="true"] { border-color: var(--danger); }
+        .scope { font-size: 13px; color: var(--muted); display: flex; align-items: center; gap: 8px; }
+        select { font: inherit; background: var(--panel); color: var(--text); border: 1px solid var(--line); border-radius: 6px; padding: 5px 8px; }
+        select:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+        .undo-note { margin: 0; padding: 6px 20px; font-size: 13px; color: #e5a13b; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
         .toolbar { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; padding: 10px 20px; border-bottom: 1px solid var(--line); }
         .toolbar .sep { width: 1px; height: 24px; background: var(--line); margin: 0 4px; }
         .toolbar .grow { flex: 1; }
@@ -66,8 +71,9 @@ enum PageStyle {
         .form-error { color: var(--danger); min-height: 1.2em; margin: 4px 0 8px; font-size: 13px; }
         @media (max-width: 700px) {
           .bar { flex-wrap: wrap; gap: 8px; padding: 10px 14px; }
-          .author { margin-left: 0; width: 100%; }
-          .author input { flex: 1; }
+          .author { margin-left: 0; flex: 1 1 180px; min-width: 0; white-space: nowrap; }
+          .undo-note { padding: 6px 14px; }
+          .author input { flex: 1; width: auto; }
           .toolbar { padding: 8px 14px; gap: 6px; }
           .toolbar .sep, .toolbar .grow { display: none; }
           .toolbar button { flex: 1 1 30%; max-width: none; }
