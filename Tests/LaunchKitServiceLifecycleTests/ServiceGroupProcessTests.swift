@@ -110,11 +110,7 @@ final class GroupChild: Sendable {
 
     /// Waits (at most ``Patience/condition``) for a line.
     func waitFor(_ line: String) async throws {
-        let deadline = ContinuousClock.now + Patience.condition
-        while ContinuousClock.now < deadline {
-            if lines.contains(line) { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        if try await poll(every: .milliseconds(10), { lines.contains(line) ? true : nil }) != nil { return }
         throw GroupChildFailure(description: "timed out waiting for \(line); output: \(lines)")
     }
 

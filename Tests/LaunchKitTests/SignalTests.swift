@@ -219,16 +219,14 @@ final class FixtureChild: Sendable {
     /// Waits (at most ``Patience/condition``) until the output satisfies `condition`; throws with
     /// the output otherwise.
     func waitFor(_ what: String, _ condition: @Sendable (String) -> Bool) async throws {
-        let deadline = ContinuousClock.now + Patience.condition
-        while ContinuousClock.now < deadline {
-            if condition(output) { return }
-            if !process.isRunning, condition(output) == false {
-                try await Task.sleep(for: .milliseconds(50))  // let the last output arrive
-                if condition(output) { return }
-                throw FixtureFailure(description: "exited before \(what); output:\n\(output)")
-            }
-            try await Task.sleep(for: .milliseconds(10))
+        let seen = try await poll(every: .milliseconds(10)) { () async throws -> Bool? in
+            if condition(output) { return true }
+            guard !process.isRunning else { return nil }
+            try await Task.sleep(for: .milliseconds(50))  // let the last output arrive
+            return condition(output)
         }
+        if seen == true { return }
+        if seen == false { throw FixtureFailure(description: "exited before \(what); output:\n\(output)") }
         throw FixtureFailure(description: "timed out waiting for \(what); output:\n\(output)")
     }
 

@@ -22,10 +22,26 @@ public func eventually(
     _ what: String = "condition", sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: @Sendable () -> Bool
 ) async throws {
-    let deadline = ContinuousClock.now + Patience.condition
-    while ContinuousClock.now < deadline {
-        if condition() { return }
-        try await Task.sleep(for: .milliseconds(5))
+    if try await poll(every: .milliseconds(5), { condition() ? true : nil }) == nil {
+        Issue.record("\(what) never held", sourceLocation: sourceLocation)
     }
-    Issue.record("\(what) never held", sourceLocation: sourceLocation)
+}
+
+/// Looks every `interval` until `look` returns a value, for at most `limit`, and once more after
+/// the limit.
+///
+/// The last look keeps the bound a hang detector only: a test process starved past the limit
+/// (on a loaded 2-core machine every waiting test once woke after 200 s) finds there what may
+/// have been true for minutes, and that is no hang.
+///
+/// - Returns: The first value `look` returned, or `nil` when it returned none by the last look.
+public func poll<Value>(
+    every interval: Duration, for limit: Duration = Patience.condition, _ look: () async throws -> Value?
+) async throws -> Value? {
+    let deadline = ContinuousClock.now + limit
+    while ContinuousClock.now < deadline {
+        if let value = try await look() { return value }
+        try await Task.sleep(for: interval)
+    }
+    return try await look()
 }

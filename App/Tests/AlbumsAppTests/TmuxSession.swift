@@ -120,13 +120,10 @@ final class TmuxSession {
     /// The pid of the albums process (the child of the pane's shell).
     func programPID() async throws -> pid_t? {
         let shell = try await pane("#{pane_pid}")
-        let deadline = ContinuousClock.now + Patience.condition
-        while ContinuousClock.now < deadline {
+        return try await poll(every: .milliseconds(50)) {
             let children = (try? String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)) ?? ""
-            if let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) { return pid }
-            try? await Task.sleep(for: .milliseconds(50))
+            return children.split(separator: " ").first.flatMap { pid_t($0) }
         }
-        return nil
     }
 
     func send(_ keys: String...) async throws {
@@ -153,12 +150,11 @@ final class TmuxSession {
         _ condition: (String) -> Bool
     ) async throws -> String {
         var last = ""
-        let deadline = ContinuousClock.now + Patience.condition
-        while ContinuousClock.now < deadline {
+        let shown = try await poll(every: .milliseconds(50)) { () async throws -> String? in
             last = try await screen(escapes: escapes)
-            if condition(last) { return last }
-            try? await Task.sleep(for: .milliseconds(50))
+            return condition(last) ? last : nil
         }
+        if let shown { return shown }
         Issue.record("timed out waiting for \(what); screen:\n\(last)", sourceLocation: sourceLocation)
         return last
     }
@@ -171,13 +167,13 @@ final class TmuxSession {
 
     /// Waits for the program to end and returns its exit status ("0"; "143" after SIGTERM).
     func waitUntilExit(sourceLocation: SourceLocation = #_sourceLocation) async throws -> String {
-        let deadline = ContinuousClock.now + Patience.condition
-        while ContinuousClock.now < deadline {
-            if let text = try? String(contentsOfFile: statusPath, encoding: .utf8), text.hasSuffix("\n") {
-                return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let status = try await poll(every: .milliseconds(50)) { () -> String? in
+            guard let text = try? String(contentsOfFile: statusPath, encoding: .utf8), text.hasSuffix("\n") else {
+                return nil
             }
-            try? await Task.sleep(for: .milliseconds(50))
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
         }
+        if let status { return status }
         let screen = (try? await screen()) ?? ""
         Issue.record("the program did not exit; screen:\n\(screen)", sourceLocation: sourceLocation)
         return ""

@@ -39,12 +39,11 @@ import Testing
 
         /// Waits until a gated process is inside its transaction, about to commit.
         func waitUntilSomeoneWaits() async throws {
-            let deadline = ContinuousClock.now + Patience.condition
-            while ContinuousClock.now < deadline {
+            let reached = try await poll(every: .milliseconds(10)) { () -> Bool? in
                 let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-                if names.contains(where: { $0.hasPrefix("waiting-") }) { return }
-                try await Task.sleep(for: .milliseconds(10))
+                return names.contains { $0.hasPrefix("waiting-") } ? true : nil
             }
+            if reached != nil { return }
             Issue.record("no process reached the commit gate")
         }
 
