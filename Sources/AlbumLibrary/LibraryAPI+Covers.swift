@@ -32,18 +32,27 @@ extension LibraryAPI {
             hash: try row.decode(String.self, at: 1))
     }
 
-    /// The ids of the albums among `ids` that have a stored cover.
+    /// What the library stores of the cover images of the albums among `ids` that have one (a
+    /// listing's batch).
     ///
     /// - Parameter ids: Album ids.
-    /// - Returns: Those with a cover.
+    /// - Returns: The summaries, by album id; absent for an album without a stored cover.
     /// - Throws: `DatabaseError` if the library cannot be read.
-    public func albumsWithCovers(among ids: [UUID]) throws -> Set<UUID> {
-        var found: Set<UUID> = []
-        let statement = try database.cachedStatement("SELECT 1 FROM album_cover WHERE album_id = ?")
+    /// - Complexity: One statement when no album has a stored cover, else one index look-up per id.
+    public func coverSummaries(of ids: [UUID]) throws -> [UUID: CoverSummary] {
+        var found: [UUID: CoverSummary] = [:]
+        guard !ids.isEmpty, try database.fetchOne("SELECT 1 FROM album_cover LIMIT 1") != nil else { return found }
+        let statement = try database.cachedStatement(
+            """
+            SELECT media_type, sha256, byte_count FROM album_cover JOIN cover_image ON cover_image.id = album_cover.image
+            WHERE album_id = ?
+            """)
         for id in ids {
-            var present = false
-            try statement.readEachRow([id.uuidString]) { _ in present = true }
-            if present { found.insert(id) }
+            try statement.readEachRow([id.uuidString]) { columns in
+                found[id] = CoverSummary(
+                    mediaType: try columns.text(at: 0), hash: try columns.text(at: 1),
+                    byteCount: Int(try columns.integer(at: 2)))
+            }
         }
         return found
     }
