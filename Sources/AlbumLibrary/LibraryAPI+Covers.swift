@@ -93,6 +93,11 @@ extension LibraryAPI {
         try shownImage(of: id) != nil
     }
 
+    /// Whether any album shows a stored cover.
+    func hasAnyCover() throws -> Bool {
+        try database.fetchOne("SELECT 1 FROM album_cover LIMIT 1") != nil
+    }
+
     /// Moves every shown cover under `slot` (a replacement sets the library's albums aside).
     func setAsideCovers(_ slot: UUID) throws {
         try database.execute(

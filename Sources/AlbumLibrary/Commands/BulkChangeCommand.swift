@@ -72,9 +72,11 @@ public struct BulkChangeCommand: Codable, Sendable, Hashable {
         switch action {
         case .delete:
             let slot = coverSlot ?? UUID()
+            // One statement when no album has a stored cover (most libraries): no look-up per album.
+            let anyCovers = try library.hasAnyCover()
             for member in members {
                 try library.removeAlbum(withID: member.album.id, for: "redo \(text)")
-                if try library.hasCover(member.album.id) {
+                if anyCovers, try library.hasCover(member.album.id) {
                     try library.swapCover(of: member.album.id, withKept: slot)
                     coverSlot = slot
                 }
