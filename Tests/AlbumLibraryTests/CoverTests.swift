@@ -49,7 +49,9 @@ import Testing
         let tooLarge = Self.image("png", String(repeating: "x", count: CoverImage.maximumByteCount))
         #expect(throws: LibraryError.self) { try CoverImage(bytes: tooLarge) }
         let largest = Self.image("png", String(repeating: "x", count: CoverImage.maximumByteCount - 8))
-        #expect(try CoverImage(bytes: largest).bytes.count == CoverImage.maximumByteCount)
+        let checked = try CoverImage(bytes: largest)
+        #expect(checked.bytes.count == CoverImage.maximumByteCount)
+        #expect(checked.hash == "9ef768d637715730d9bfa58842dd4efbda3715a2debe11f7a9d2f5f59401c8b0")
     }
 
     /// The hash is SHA-256 (checked against `sha256sum` for a one-block and a two-block input).
@@ -58,6 +60,17 @@ import Testing
             try CoverImage(bytes: Self.image("png", String(repeating: "x", count: 100))).hash
                 == "a4faa983b5f97e29bff000de388c2b0d0baf9c67cc9d0ad1183a114a6a1bed54")
         #expect(try Self.cover("").hash == "4c4b6a3be1314ab86138bef4314dde022e600960d8689a2c8f8631802d20dab6")
+        let spanning =
+            Self.image("png", "") + Data((0..<256).map(UInt8.init)) + Data((0..<256).map(UInt8.init))
+            + Data((0..<256).map(UInt8.init)) + Data("abc".utf8)
+        #expect(
+            try CoverImage(bytes: spanning).hash == "e9dfbb36c8cad38f2b757e136d97a3dfcc7e0109b9d3b84f4213d1ca27f55608")
+        for (count, digest) in [
+            (48, "ea9cfec08cee406e25f6419eae03e8b199a4da2e849ce8761073a36c136b5af7"),
+            (56, "073898a64e82fbd156432f60793b0d769581c90d2989facedeac4ae5c51de6e2"),
+        ] {
+            #expect(try Self.cover(String(repeating: "x", count: count)).hash == digest, "\(count + 8) bytes")
+        }
     }
 
     @Test func aCoverIsSetUndoneAndRedoneInALaterProcess() throws {
