@@ -8,6 +8,9 @@ extension ActionRunner {
     func setCover(_ album: AlbumReference, file: String) throws {
         let bytes: Data
         do {
+            // Never the library or a companion: not an image, and reading it with a descriptor of
+            // this process's own would drop the locks SQLite holds on it.
+            try UserFile.requireNotPartOfLibrary(file, library: session.path)
             bytes = try UserFile.contents(
                 atPath: file, limit: CoverImage.maximumByteCount,
                 tooLarge: { size in

@@ -92,6 +92,8 @@ import Darwin
                 (["cover", "set", "No Such Album", image.path], "No Such Album"),
                 (["cover", "remove", "1"], "has no stored cover: nothing to remove"),
                 (["cover", "export", "1", albums.database], "no stored cover"),
+                (["cover", "set", "1", albums.database], "it is the library itself"),
+                (["cover", "set", "1", albums.database + "-wal"], "it is the library's"),
             ]
             for (words, expected) in refusals {
                 let shown = try await albums.run(["--db", albums.database] + words)
