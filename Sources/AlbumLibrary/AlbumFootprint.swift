@@ -10,7 +10,7 @@ import Foundation
 struct AlbumFootprint: Hashable {
     /// A part of an album a step can change.
     enum Part: Hashable, Comparable {
-        case existence, title, artist, genre, year, cover, order
+        case existence, title, artist, genre, year, cover, image, order
 
         /// How a message names it: "the year".
         var name: String {
@@ -21,11 +21,12 @@ struct AlbumFootprint: Hashable {
             case .genre: "the genre"
             case .year: "the year"
             case .cover: "the cover"
+            case .image: "the cover image"
             case .order: "the place"
             }
         }
 
-        static let all: Set<Part> = [.existence, .title, .artist, .genre, .year, .cover, .order]
+        static let all: Set<Part> = [.existence, .title, .artist, .genre, .year, .cover, .image, .order]
     }
 
     /// The parts touched, by album.

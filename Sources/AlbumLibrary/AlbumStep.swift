@@ -11,6 +11,7 @@ enum AlbumStep {
     case importAlbums(ImportAlbumsCommand)
     case replace(ReplaceLibraryCommand)
     case revert(RevertStepCommand)
+    case cover(SetCoverCommand)
     /// A macro, or a kind this version does not know the footprint of.
     case other(String)
 
@@ -27,6 +28,7 @@ enum AlbumStep {
         case let command as ImportAlbumsCommand: self = .importAlbums(command)
         case let command as ReplaceLibraryCommand: self = .replace(command)
         case let command as RevertStepCommand: self = .revert(command)
+        case let command as SetCoverCommand: self = .cover(command)
         default: self = .other(command.text)
         }
     }
@@ -46,6 +48,7 @@ enum AlbumStep {
             edit.before.map { AlbumFootprint(albums: [$0.id: AlbumFootprint.parts(of: edit.changes)]) }
                 ?? .everything
         case .revert(let revert): revert.change.step.footprint
+        case .cover(let cover): AlbumFootprint(albums: [cover.albumID: [.image]])
         // A move recorded before it named its album may have moved any album.
         case .move(let move): move.albumID.map { AlbumFootprint(albums: [$0: [.order]]) } ?? .everything
         case .importAlbums, .replace, .other: .everything
@@ -69,7 +72,7 @@ enum AlbumStep {
                 case .removed(let at): AlbumStep.removed(at: at, position)
                 }
             }
-        case .edit, .replace, .other: position
+        case .edit, .replace, .cover, .other: position
         }
     }
 
@@ -83,7 +86,7 @@ enum AlbumStep {
         case .importAlbums(let imported):
             imported.firstPosition.map { first in (0..<imported.count).map { .inserted(at: first + $0) } } ?? []
         case .revert(let revert): revert.effects
-        case .edit, .replace, .other: []
+        case .edit, .replace, .cover, .other: []
         }
     }
 
@@ -101,6 +104,7 @@ enum AlbumStep {
         case .importAlbums: "imported albums beside"
         case .replace: "replaced the library, with"
         case .revert(let revert): revert.reapplies ? "redid a change to" : "undid a change to"
+        case .cover: "changed the cover image of"
         case .other: "changed the library, perhaps"
         }
     }
@@ -115,6 +119,7 @@ enum AlbumStep {
         case .importAlbums: "import"
         case .replace: "replacement"
         case .revert(let revert): revert.reapplies ? "redo" : "undo"
+        case .cover: "cover change"
         case .other: "change"
         }
     }

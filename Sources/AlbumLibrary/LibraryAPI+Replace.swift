@@ -2,7 +2,8 @@ import Foundation
 import SQLiteDatabase
 
 extension LibraryAPI {
-    /// Moves every album, in order, into the `replaced_album` table under `batch`.
+    /// Moves every album, in order, into the `replaced_album` table under `batch`, and their stored
+    /// covers into `kept_cover` under the same id.
     ///
     /// - Returns: How many albums were set aside.
     func setAsideAlbums(_ batch: UUID) throws -> Int {
@@ -16,6 +17,7 @@ extension LibraryAPI {
             [batch.uuidString]
         )
         try database.execute("DELETE FROM album")
+        try setAsideCovers(batch)
         return count
     }
 
@@ -26,6 +28,7 @@ extension LibraryAPI {
             .decode(Int.self, at: 0) ?? 0
         try Self.expect(kept == expectedCount, "undo Replace")
         try moveBatchToEnd(batch, from: .replacedAlbum)
+        try restoreCovers(batch)
     }
 
     /// Deletes what a replacement keeps outside the library: the albums it set aside (while done)
@@ -33,5 +36,6 @@ extension LibraryAPI {
     func discardReplacement(_ batch: UUID) throws {
         try database.execute("DELETE FROM replaced_album WHERE batch = ?", [batch.uuidString])
         try database.execute("DELETE FROM import_batch WHERE batch = ?", [batch.uuidString])
+        try discardKeptCovers(batch)
     }
 }

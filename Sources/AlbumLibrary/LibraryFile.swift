@@ -122,6 +122,7 @@ public enum LibraryFile: Sendable {
             Migration(version: 1, name: "albums and app state", sql: schema),
             Migration(version: 2, name: "import batches", sql: importBatchSchema),
             searchMigration,
+            coversMigration,
         ]
     )
 

@@ -196,6 +196,10 @@ extension LibrarySession {
                 change = .edit(edit)
                 original = node
                 base = 0
+            case (.cover(let cover), false):
+                change = .cover(cover)
+                original = node
+                base = 0
             case (.move(let move), false) where move.albumID != nil:
                 change = .move(move)
                 original = node
@@ -254,7 +258,7 @@ extension LibrarySession {
         let end = try library.count() + 1
         let rebased = min(later.reduce(base) { $1.step.shifted($0) }, end)
         switch change {
-        case .edit, .move: return 0
+        case .edit, .move, .cover: return 0
         // Reverting an add (doing a delete again) removes the album where it is now.
         case .add(let add): return reapplying ? rebased : try library.position(of: add.album.id) ?? rebased
         case .delete(let delete):
@@ -313,6 +317,7 @@ extension LibrarySession {
         case .edit(let edit): edit.before?.title ?? "album \(edit.position)"
         case .revert(let revert): title(of: revert.change.step)
         case .move(let move): move.title ?? "album \(move.to)"
+        case .cover(let cover): cover.title
         default: "the library"
         }
     }

@@ -117,6 +117,8 @@ import Testing
     @Test func theConflictTable() throws {
         enum Change: String, CaseIterable {
             case add, delete, editTitle, editArtist, editGenre, editYear, editCover, move, importAlbums, replace
+            /// A stored cover image (`setCover`), apart from the cover URL (`editCover`).
+            case setCover
 
             static let edits: Set<Change> = [.editTitle, .editArtist, .editGenre, .editYear, .editCover]
 
@@ -146,13 +148,14 @@ import Testing
         // import or a replacement of ada's is undone only as the last step, so after nothing.
         var commutes: [Change: Set<Change>] = [
             .add: [.add],
-            .delete: Set<Change>([.add, .delete, .move]).union(Change.edits),
-            .move: Set<Change>([.add]).union(Change.edits),
+            .delete: Set<Change>([.add, .delete, .move, .setCover]).union(Change.edits),
+            .move: Set<Change>([.add, .setCover]).union(Change.edits),
             .importAlbums: [],
             .replace: [],
+            .setCover: Set<Change>([.add, .move]).union(Change.edits),
         ]
         for edit in Change.edits {
-            commutes[edit] = Set<Change>([.add, .move]).union(Change.edits.subtracting([edit]))
+            commutes[edit] = Set<Change>([.add, .move, .setCover]).union(Change.edits.subtracting([edit]))
         }
         #expect(commutes.count == Change.allCases.count)
         for (mine, allowed) in commutes {
@@ -167,6 +170,7 @@ import Testing
                     case .move: try ada.move(.position(1), to: 3)
                     case .importAlbums: try ada.importAlbums([Album(title: "Mine", artist: "A")])
                     case .replace: try ada.replaceAlbums(with: [target, Album(title: "Mine", artist: "A")])
+                    case .setCover: try ada.setCover(.position(1), to: try CoverTests.cover("Mine"))
                     case let edit: try ada.edit(.position(1), changes: edit.changes("Mine"))
                     }
                     let same: AlbumReference =
@@ -181,6 +185,7 @@ import Testing
                     case .move: try grace.move(same, to: mine == .move ? 1 : mine == .replace ? 2 : 3)
                     case .importAlbums: try grace.importAlbums([Album(title: "Imported", artist: "G")])
                     case .replace: try grace.replaceAlbums(with: [Album(title: "Only", artist: "G")])
+                    case .setCover: try grace.setCover(same, to: try CoverTests.cover("Theirs"))
                     case let edit: try grace.edit(same, changes: edit.changes("Theirs"))
                     }
                     let before = try ada.library.albums()
@@ -200,6 +205,8 @@ import Testing
                         case .move:
                             // Back first, or after the album grace added before it.
                             #expect(after.firstIndex { $0.id == target.id } == (theirs == .add ? 1 : 0), "\(cell)")
+                        case .setCover:
+                            #expect(try ada.library.cover(of: target.id) == nil, "\(cell)")
                         case let edit:
                             // Ada's field is back; grace's change (another field) stays.
                             #expect(now.map(edit.field) == edit.field(of: target), "\(cell)")

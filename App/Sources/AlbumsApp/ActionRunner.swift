@@ -34,8 +34,16 @@ struct ActionRunner {
                 }
             }
         case .show(let album):
-            let row = try library.find(album)
-            console.write(options.json ? AlbumFormatter.showJSON(row) : AlbumFormatter.showText(row))
+            var shown: (row: AlbumFormatter.Row, cover: CoverSummary?)?
+            try library.inOneSnapshot {
+                let row = try library.find(album)
+                shown = (row, try library.coverSummary(of: row.album.id))
+            }
+            guard let shown else { return }
+            console.write(
+                options.json
+                    ? AlbumFormatter.showJSON(shown.row, cover: shown.cover)
+                    : AlbumFormatter.showText(shown.row, cover: shown.cover))
         case .add(let album, let at):
             let command = try session.add(album, at: at)
             report(
@@ -62,6 +70,17 @@ struct ActionRunner {
                 "Deleted \(DisplayText.quoted(change.album.title)) (position \(change.position))")
         case .bulk(let request):
             try runBulk(request)
+        case .setCover(let album, let file):
+            try setCover(album, file: file)
+        case .removeCover(let album):
+            let change = try session.setCover(album, to: nil)
+            report(
+                ChangeResult(
+                    command: "cover", step: change.command.text, id: change.album.id, title: change.album.title,
+                    position: change.position),
+                "Removed the cover of \(DisplayText.quoted(change.album.title)) (position \(change.position))")
+        case .exportCover(let album, let file, let force):
+            try exportCover(album, to: file, force: force)
         case .undo(let count):
             let texts = try session.undo(count: count).map(\.text)
             report(
@@ -168,7 +187,8 @@ struct ActionRunner {
             if options.json {
                 var writer = AlbumFormatter.ListJSONWriter()
                 try library.forEachAlbum(matching: query, sort: order) { rows in
-                    console.write(writer.text(for: rows, currentID: current))
+                    let covers = try library.coverSummaries(of: rows.map(\.album.id))
+                    console.write(writer.text(for: rows, currentID: current, covers: covers))
                 }
                 console.write(writer.end())
                 return

@@ -195,10 +195,13 @@ enum AlbumFormatter: Sendable {
 
     /// `show` as text: one field per line.
     ///
-    /// - Parameter row: The album and its position.
+    /// - Parameters:
+    ///   - row: The album and its position.
+    ///   - cover: What the library stores of its cover image, if anything.
     /// - Returns: The lines.
-    static func showText(_ row: Row) -> String {
+    static func showText(_ row: Row, cover: CoverSummary? = nil) -> String {
         let album = row.album
+        let image = cover.map { "\($0.mediaType), \(UserFile.describeSize($0.byteCount)) (sha256 \($0.hash))" }
         return """
             Position: \(row.position)
             Title:    \(DisplayText.sanitized(album.title))
@@ -206,12 +209,14 @@ enum AlbumFormatter: Sendable {
             Genre:    \(album.genre.isEmpty ? "-" : DisplayText.sanitized(album.genre))
             Year:     \(album.year.map(String.init) ?? "-")
             Cover:    \(album.coverURL.map { DisplayText.sanitized($0.absoluteString) } ?? "-")
+            Image:    \(image ?? "-")
             ID:       \(album.id.uuidString)
 
             """
     }
 
-    /// `list --json`: an array of objects with `position`, `current` and the album's fields.
+    /// `list --json`: an array of objects with `position`, `current`, the album's fields,
+    /// `hasStoredCover` and, for an album with a stored cover image, `storedCover`.
     ///
     /// - Parameters:
     ///   - rows: The albums with their positions.
@@ -219,7 +224,7 @@ enum AlbumFormatter: Sendable {
     /// - Returns: The JSON text and a final newline.
     static func listJSON(_ rows: [Row], currentID: UUID?) -> String {
         var writer = ListJSONWriter()
-        return writer.text(for: rows, currentID: currentID) + writer.end()
+        return writer.text(for: rows, currentID: currentID, covers: [:]) + writer.end()
     }
 
     /// `list --json` a batch of rows at a time: the text ``listJSON(_:currentID:)`` makes, in
@@ -227,10 +232,16 @@ enum AlbumFormatter: Sendable {
     struct ListJSONWriter {
         private var hasRows = false
 
-        /// The text for the next rows (the opening bracket before the first).
-        mutating func text(for rows: [Row], currentID: UUID?) -> String {
+        /// The text for the next rows (the opening bracket before the first); `covers` holds what
+        /// the library stores of the cover images of those that have one.
+        mutating func text(for rows: [Row], currentID: UUID?, covers: [UUID: CoverSummary]) -> String {
             guard !rows.isEmpty else { return "" }
-            let array = json(rows.map { RowJSON(row: $0, current: $0.album.id == currentID) })
+            let array = json(
+                rows.map {
+                    let cover = covers[$0.album.id]
+                    return RowJSON(
+                        row: $0, current: $0.album.id == currentID, hasStoredCover: cover != nil, storedCover: cover)
+                })
             // "[\n", the objects joined by ",\n", "\n]\n": the objects are between.
             let objects = array.utf8.dropFirst(2).dropLast(3)
             defer { hasRows = true }
@@ -241,12 +252,15 @@ enum AlbumFormatter: Sendable {
         func end() -> String { hasRows ? "\n]\n" : "[\n\n]\n" }
     }
 
-    /// `show --json`: one object with `position` and the album's fields.
+    /// `show --json`: one object with `position`, the album's fields and what the library stores
+    /// of its cover image (`storedCover`: media type, size and hash, absent when none).
     ///
-    /// - Parameter row: The album and its position.
+    /// - Parameters:
+    ///   - row: The album and its position.
+    ///   - cover: What the library stores of its cover image, if anything.
     /// - Returns: The JSON text and a final newline.
-    static func showJSON(_ row: Row) -> String {
-        json(RowJSON(row: row, current: nil))
+    static func showJSON(_ row: Row, cover: CoverSummary? = nil) -> String {
+        json(RowJSON(row: row, current: nil, hasStoredCover: cover != nil, storedCover: cover))
     }
 
     /// `history` as text: step 0 is the start; `>` marks the current step, later steps are undone.
@@ -366,9 +380,11 @@ enum AlbumFormatter: Sendable {
     private struct RowJSON: Encodable {
         var row: Row
         var current: Bool?
+        var hasStoredCover: Bool
+        var storedCover: CoverSummary?
 
         enum CodingKeys: String, CodingKey {
-            case position, current, id, title, artist, genre, year, cover
+            case position, current, id, title, artist, genre, year, cover, hasStoredCover, storedCover
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -381,6 +397,8 @@ enum AlbumFormatter: Sendable {
             try container.encode(row.album.genre, forKey: .genre)
             try container.encode(row.album.year, forKey: .year)
             try container.encode(row.album.coverURL, forKey: .cover)
+            try container.encode(hasStoredCover, forKey: .hasStoredCover)
+            try container.encodeIfPresent(storedCover, forKey: .storedCover)
         }
     }
 

@@ -52,11 +52,18 @@ enum UserFile {
     /// - Parameters:
     ///   - path: The path as the user wrote it.
     ///   - limit: The most bytes to accept.
+    ///   - tooLarge: The reason given for a file larger than `limit`, from its size (by default
+    ///     the import's).
     /// - Returns: The file's bytes.
     /// - Throws: ``Refusal`` when the path names no file, an unreadable one, one that is not
     ///   regular, or one larger than `limit`.
     /// - Complexity: O(*n*) in the file's size.
-    static func contents(atPath path: String, limit: Int = AlbumFile.maximumFileSize) throws(Refusal) -> Data {
+    static func contents(
+        atPath path: String, limit: Int = AlbumFile.maximumFileSize, tooLarge: ((Int) -> String)? = nil
+    ) throws(Refusal) -> Data {
+        func tooLargeRefusal(_ size: Int) -> Refusal {
+            tooLarge.map { Refusal(reason: $0(size)) } ?? Self.tooLarge(size, limit: limit)
+        }
         var status = stat()
         if stat(path, &status) == 0 {
             try requireRegular(status)
@@ -66,12 +73,12 @@ enum UserFile {
         defer { close(descriptor) }
         guard fstat(descriptor, &status) == 0 else { throw Refusal(errno: errno) }
         try requireRegular(status)
-        guard Int(status.st_size) <= limit else { throw tooLarge(Int(status.st_size), limit: limit) }
+        guard Int(status.st_size) <= limit else { throw tooLargeRefusal(Int(status.st_size)) }
         if let refusal = ResourceCheck.importRefusal(bytes: Int(status.st_size)) { throw Refusal(reason: refusal) }
         // Reads block as usual from here: O_NONBLOCK was only for the open.
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
         let data = try readToEnd(descriptor, sizeHint: Int(status.st_size), limit: limit + 1)
-        guard data.count <= limit else { throw tooLarge(data.count, limit: limit) }
+        guard data.count <= limit else { throw tooLargeRefusal(data.count) }
         return data
     }
 

@@ -69,19 +69,25 @@ struct APIRouter: Sendable {
             let body = try Self.decode(StepRequest.self, request)
             let author = try author(request, body.author)
             return .json(try await library.mine(redoing: request.path == "/api/redo-mine", author: author))
+        case (.GET, _) where request.path.hasPrefix("/covers/"), (.HEAD, _) where request.path.hasPrefix("/covers/"):
+            return try await coverRoute(request)
         default:
             return try await albumRoute(request)
         }
     }
 
-    /// `/api/albums/{id}` (PATCH, DELETE) and `/api/albums/{id}/move` (POST).
+    /// `/api/albums/{id}` (PATCH, DELETE), `/api/albums/{id}/move` (POST) and
+    /// `/api/albums/{id}/cover` (PUT, DELETE).
     private func albumRoute(_ request: ServerRequest) async throws -> ServerResponse {
         let prefix = "/api/albums/"
         guard request.path.hasPrefix(prefix) else { return Self.notFound(request) }
         let rest = request.path.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
-        guard rest.count == 1 || rest.count == 2 && rest[1] == "move", let id = UUID(uuidString: String(rest[0])) else {
+        guard rest.count == 1 || rest.count == 2 && (rest[1] == "move" || rest[1] == "cover"),
+            let id = UUID(uuidString: String(rest[0]))
+        else {
             return Self.notFound(request)
         }
+        if rest.count == 2 && rest[1] == "cover" { return try await coverChange(request, id: id) }
         switch (request.method, rest.count) {
         case (.PATCH, 1):
             let body = try Self.decode(EditRequest.self, request)
@@ -103,7 +109,7 @@ struct APIRouter: Sendable {
 
     /// The author a request names (header, else body or query), checked as `--author` is; the
     /// server's own when it names none.
-    private func author(_ request: ServerRequest, _ fromBody: String?) throws -> String {
+    func author(_ request: ServerRequest, _ fromBody: String?) throws -> String {
         guard let name = request.header(Self.authorHeader) ?? fromBody else { return defaultAuthor }
         return try checkAuthor(name).get()
     }

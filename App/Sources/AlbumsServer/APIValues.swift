@@ -12,8 +12,10 @@ struct AlbumJSON: Encodable, Sendable {
     var genre: String
     var year: Int?
     var cover: String?
+    /// The image stored in the library (served at `/covers/{id}`), if any: media type, size, hash.
+    var storedCover: CoverSummary?
 
-    init(_ album: Album, position: Int) {
+    init(_ album: Album, position: Int, storedCover: CoverSummary? = nil) {
         id = album.id.uuidString
         self.position = position
         title = album.title
@@ -21,6 +23,7 @@ struct AlbumJSON: Encodable, Sendable {
         genre = album.genre
         year = album.year
         cover = album.coverURL?.absoluteString
+        self.storedCover = storedCover
     }
 }
 

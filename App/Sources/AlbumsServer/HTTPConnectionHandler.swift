@@ -1,3 +1,4 @@
+import AlbumLibrary
 import NIOCore
 import NIOHTTP1
 
@@ -15,6 +16,8 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
     private let tracker: ConnectionTracker
     private let events: EventStreams
     private let maximumBodyBytes: Int
+    /// The limit of the request being read: ``maximumBodyBytes``, or a cover upload's.
+    private var bodyLimit: Int
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     /// The connection is ending after a refusal (a body over the limit): nothing more is read.
@@ -25,6 +28,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         self.tracker = tracker
         self.events = events
         self.maximumBodyBytes = maximumBodyBytes
+        bodyLimit = maximumBodyBytes
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -33,11 +37,14 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         case .head(let head):
             self.head = head
             body = []
-            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maximumBodyBytes {
+            // Only a cover upload may send an image's bytes; every other route keeps the small limit.
+            bodyLimit =
+                APIRouter.isCoverUpload(head) ? max(CoverImage.maximumByteCount, maximumBodyBytes) : maximumBodyBytes
+            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > bodyLimit {
                 refuseTooLarge(context: context, version: head.version)
             }
         case .body(let chunk):
-            guard body.count + chunk.readableBytes <= maximumBodyBytes else {
+            guard body.count + chunk.readableBytes <= bodyLimit else {
                 refuseTooLarge(context: context, version: head?.version ?? .http1_1)
                 return
             }
@@ -68,7 +75,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
 
     private func refuseTooLarge(context: ChannelHandlerContext, version: HTTPVersion) {
         refuse(
-            .payloadTooLarge, "the request body is larger than \(maximumBodyBytes) bytes", context: context,
+            .payloadTooLarge, "the request body is larger than \(bodyLimit) bytes", context: context,
             version: version)
     }
 
@@ -117,7 +124,7 @@ final class HTTPConnectionHandler: ChannelInboundHandler {
         if response.kind == .complete {
             headers.add(name: "Content-Length", value: "\(response.body.count)")
         }
-        headers.add(name: "Cache-Control", value: "no-store")
+        headers.add(name: "Cache-Control", value: response.cacheControl)
         headers.add(name: "Content-Security-Policy", value: Self.contentSecurityPolicy)
         headers.add(name: "X-Content-Type-Options", value: "nosniff")
         headers.add(name: "X-Frame-Options", value: "DENY")

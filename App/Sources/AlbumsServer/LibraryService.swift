@@ -51,7 +51,7 @@ final class LibraryService {
             // A table read first starts the snapshot; the refresh then rereads the history in it.
             let count = try library.count()
             try session.refresh()
-            let albums: [AlbumJSON]
+            var albums: [AlbumJSON]
             var total = count
             if let search, !search.isEmpty {
                 let matches = try library.albums(matching: search, order: .position)
@@ -63,6 +63,11 @@ final class LibraryService {
                 albums = try library.albums(at: (start + 1)..<(end + 1)).enumerated().map {
                     AlbumJSON($0.element, position: start + $0.offset + 1)
                 }
+            }
+            // Which of them have a stored cover, in the same snapshot (the page shows it by its hash).
+            let covers = try library.coverSummaries(of: albums.compactMap { UUID(uuidString: $0.id) })
+            for index in albums.indices {
+                albums[index].storedCover = UUID(uuidString: albums[index].id).flatMap { covers[$0] }
             }
             // The last steps only, each one indexed row (a whole listing reads every record:
             // 180 ms at 3,000 steps), numbered by node as `albums history` and the refusals
@@ -150,6 +155,24 @@ final class LibraryService {
             "Moved “\(change.album.title)” from position \(change.command.from) to \(change.command.to)",
             steps: [change.command.text], author: author,
             album: AlbumJSON(change.album, position: change.command.to))
+    }
+
+    /// Stores `image` as the album's cover, or removes its cover (`nil`): one step.
+    func setCover(_ id: UUID, to image: CoverImage?, author: String) throws -> ChangeJSON {
+        let change = try changing(as: author) { try session.setCover(.id(id), to: image) }
+        let verb = image == nil ? "Removed" : "Set"
+        return changed(
+            "\(verb) the cover of “\(change.album.title)” (position \(change.position))", steps: [change.command.text],
+            author: author,
+            album: AlbumJSON(
+                change.album, position: change.position,
+                storedCover: try session.library.coverSummary(of: change.album.id)))
+    }
+
+    /// The stored cover image of an album, read as committed now.
+    func cover(of id: UUID) throws -> CoverImage? {
+        try followLibraryFile(forChange: false)
+        return try session.library.cover(of: id)
     }
 
     func undo(expecting: String?, author: String) throws -> ChangeJSON {

@@ -17,6 +17,8 @@ struct ServerResponse: Sendable {
     var body: [UInt8]
     /// Headers beyond the ones every response carries (a cookie, an ETag).
     var extraHeaders: [(String, String)] = []
+    /// `Cache-Control`: nothing is kept but a stored cover, revalidated by its `ETag`.
+    var cacheControl = "no-store"
 
     /// A JSON response of an encodable value.
     static func json<Value: Encodable>(_ value: Value, status: HTTPResponseStatus = .ok) -> ServerResponse {

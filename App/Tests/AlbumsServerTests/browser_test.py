@@ -90,6 +90,17 @@ def cli(*arguments):
                    env=dict(os.environ, ALBUMS_AUTHOR="cli-user"))
 
 
+def solid_png(width, height, color):
+    """A real PNG of one colour, made here (no image library needed)."""
+    rows = b"".join(b"\x00" + bytes(color) * width for _ in range(height))
+
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
+
+
 def png_pixels(path):
     """Decodes an 8-bit RGB or RGBA PNG (what Chromium writes) with the standard library only."""
     with open(path, "rb") as handle:
@@ -412,7 +423,31 @@ def run(driver):
     wait(driver, "the search cleared", lambda: len(cover_titles(driver)) > 1)
     ok("edit, move and search through the page")
 
-    # 10. Phone size: one column, nothing wider than the screen.
+    # 10. Stored covers: a file picked in the details is stored and drawn; a stored image that
+    # does not load (valid magic, damaged bytes, set by the CLI) falls back to the generated cover.
+    red = os.path.join(SHOTS, "red-cover.png")
+    with open(red, "wb") as out:
+        out.write(solid_png(64, 64, (220, 40, 40)))
+    broken = os.path.join(SHOTS, "broken-cover.png")
+    with open(broken, "wb") as out:
+        out.write(b"\x89PNG\r\n\x1a\n" + b"damaged" * 8)
+    driver.execute_script("document.getElementById('covers').focus()")
+    ActionChains(driver).send_keys(Keys.HOME).perform()
+    wait(driver, "the first album again", lambda: text(driver, "d-position").startswith("1 of"))
+    driver.find_element(By.ID, "cover-file").send_keys(red)
+    wait(driver, "the cover stored", lambda: text(driver, "status").startswith("Set the cover of"))
+    drawn = "const i = document.querySelector('.cover.selected .c-image'); return !!i && i.complete && i.naturalWidth"
+    wait(driver, "the stored image drawn", lambda: driver.execute_script(drawn) == 64)
+    cli("cover", "set", "2", broken)
+    wait(driver, "the CLI's cover followed", lambda: "Set the cover of" in text(driver, "history").split("\n")[0])
+    second = "return document.querySelectorAll('.cover')[1].querySelectorAll('img').length"
+    wait(driver, "a broken image removed", lambda: driver.execute_script(second) == 0)
+    if driver.execute_script("return Array.from(document.images).some(i => i.complete && i.naturalWidth === 0)"):
+        fail("a broken image is shown")
+    shot(driver, "stored-covers")
+    ok("stored covers: picked, drawn, a broken one falls back to the generated cover")
+
+    # 11. Phone size: one column, nothing wider than the screen.
     driver.set_window_size(390, 844)
     wait(driver, "the phone layout", lambda: driver.execute_script("return window.innerWidth") <= 400)
     overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")

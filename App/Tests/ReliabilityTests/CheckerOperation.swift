@@ -64,6 +64,10 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
     case importAlbums([LibraryModel.Album], file: String)
     /// `import --replace FILE`.
     case replace([LibraryModel.Album], file: String)
+    /// `cover set ALBUM FILE`: the file holds ``CheckerWorkload/coverImages``[`image`].
+    case setCover(Reference, image: Int, file: String)
+    /// `cover remove ALBUM`.
+    case removeCover(Reference)
     /// `history --repair`: nothing else edits the checker's libraries, so every step applies and
     /// it must always be refused, whatever the history (a step it sets aside would be a step lost).
     case repair
@@ -88,6 +92,8 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
         case .importAlbums(_, let file): ["import", file]
         case .replace(_, let file): ["import", "--replace", file]
         case .repair: ["history", "--repair"]
+        case .setCover(let reference, _, let file): ["cover", "set", reference.argument, file]
+        case .removeCover(let reference): ["cover", "remove", reference.argument]
         }
     }
 
@@ -101,6 +107,8 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
         if case .deleteAlbums = self { return "delete several" }
         if case .editMatching = self { return "edit QUERY" }
         if case .moveMatching = self { return "move QUERY" }
+        if case .setCover = self { return "cover set" }
+        if case .removeCover = self { return "cover remove" }
         return arguments[0]
     }
 
@@ -110,6 +118,12 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
         case .importAlbums(let albums, let file), .replace(let albums, let file): (file, albums)
         default: nil
         }
+    }
+
+    /// The image file a `cover set` reads, written before the run.
+    var coverFile: (path: String, bytes: Data)? {
+        guard case .setCover(_, let image, let file) = self else { return nil }
+        return (file, CheckerWorkload.coverImages[image])
     }
 
     var description: String {

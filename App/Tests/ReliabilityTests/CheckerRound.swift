@@ -97,6 +97,9 @@ struct CheckerRound {
             if let file = operation.importFile {
                 try encoder.encode(file.albums).write(to: URL(fileURLWithPath: file.path))
             }
+            if let file = operation.coverFile {
+                try file.bytes.write(to: URL(fileURLWithPath: file.path))
+            }
         }
 
         let sequencer = orderedByGate ? CommitGateSequencer() : nil
@@ -137,15 +140,20 @@ struct CheckerRound {
         }
         watcher?.cancel()
 
-        let finalAlbums = try decoder.decode([LibraryModel.Album].self, from: Data(try await albums("export").utf8))
+        var finalAlbums = try decoder.decode([LibraryModel.Album].self, from: Data(try await albums("export").utf8))
         let finalHistory = try decoder.decode(History.self, from: Data(try await albums("--json", "history").utf8))
         let finalTree = try decoder.decode(
             Tree.self, from: Data(try await albums("--json", "history", "--tree").utf8))
         struct Listed: Decodable {
+            struct Cover: Decodable { var hash: String }
             var position: Int
             var id: UUID
+            var storedCover: Cover?
         }
         let listed = try decoder.decode([Listed].self, from: Data(try await albums("--json", "list").utf8))
+        // The export carries no image: each album's stored cover is the one `list --json` names.
+        let covers = Dictionary(listed.map { ($0.id, $0.storedCover?.hash) }) { first, _ in first }
+        for index in finalAlbums.indices { finalAlbums[index].storedCover = covers[finalAlbums[index].id] ?? nil }
         return Record(
             seed: seed, initialAlbums: initial, initialRevision: initialHistory.revision ?? 0, runs: runs,
             finalAlbums: finalAlbums, finalHistory: finalHistory, finalTree: finalTree, listedIDs: listed.map(\.id),

@@ -1,3 +1,4 @@
+import AlbumLibrary
 import Foundation
 import TestSupport
 
@@ -19,6 +20,8 @@ struct CheckerWorkload {
     /// Processes whose next operation is a redo mine: most undo mines are plain undos (the step is
     /// the last), so a redo mine drawn at random rarely finds a revert of its author's to redo.
     private var redoMineNext: Set<Int> = []
+    /// The albums `cover set` named so far, for removals worth trying.
+    private var covered: [CheckerOperation.Reference] = []
 
     static let sharedTitles = ["Blue", "Red", "Green"]
     static let artists = ["Ann", "Bob"]
@@ -27,6 +30,14 @@ struct CheckerWorkload {
     static let queryGenres = ["pop", "Jazz", "o", "zz", "Rock"]
     static let years = ["1999", "2001", ""]
     static let covers = ["https://example.com/a.jpg", ""]
+    /// The images `cover set` stores: small, of valid magic numbers (PNG, JPEG, GIF).
+    static let coverImages: [Data] = [
+        Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array("checker png".utf8)),
+        Data([0xFF, 0xD8, 0xFF, 0xE0] + Array("checker jpeg".utf8)),
+        Data(Array("GIF89a".utf8) + Array("checker gif".utf8)),
+    ]
+    /// Their content hashes, as the library names them (`list --json`'s `storedCover.hash`).
+    static let coverHashes: [String] = coverImages.map { (try? CoverImage(bytes: $0))?.hash ?? "" }
 
     init(seed: UInt64, folder: URL, initial: [LibraryModel.Album]) {
         generator = SplitMix64(seed: seed)
@@ -48,6 +59,17 @@ struct CheckerWorkload {
 
     private mutating func operation(process: Int, number: Int) -> CheckerOperation {
         if redoMineNext.remove(process) != nil { return .redoMine }
+        // Stored covers: one of a few images (now and then the one the album has: refused), or a removal.
+        // A removal names, most of the time, an album a cover was set on (else it is mostly refused).
+        if roll(100) < 10 {
+            if roll(5) < 2 {
+                return .removeCover(!covered.isEmpty && roll(4) > 0 ? pick(covered) : reference())
+            }
+            let image = roll(Self.coverImages.count)
+            let album = reference()
+            covered.append(album)
+            return .setCover(album, image: image, file: folder.appendingPathComponent("cover-\(image).img").path)
+        }
         // Bulk changes, one step each: several references (a repeat now and then), or a query.
         if roll(100) < 10 {
             switch roll(3) {

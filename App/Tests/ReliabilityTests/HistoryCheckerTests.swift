@@ -125,7 +125,7 @@ import Testing
             #expect(
                 [
                     "add", "edit", "move", "delete", "undo", "redo", "import", "import --replace", "delete several",
-                    "edit QUERY", "move QUERY",
+                    "edit QUERY", "move QUERY", "cover set", "cover remove",
                 ]
                 .allSatisfy { subcommands[$0, default: 0] > 0 }, "\(subcommands)")
         }

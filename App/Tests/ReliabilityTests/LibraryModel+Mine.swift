@@ -11,6 +11,8 @@ extension LibraryModel {
         case delete(Album)
         case edit(before: Album, fields: CheckerOperation.Fields)
         case move(Album)
+        /// A stored cover set (`image`, its hash) or removed (`nil`); `before` holds the previous one.
+        case cover(before: Album, image: String?)
         case importAlbums, replace, other
         /// An undo mine (`reapplies == false`) or redo mine of `original`, made by step `step`,
         /// cancelling the effect of step `cancels`.
@@ -18,15 +20,18 @@ extension LibraryModel {
     }
 
     enum Part: Int, Comparable, Hashable, Sendable {
-        case existence, title, artist, genre, year, cover, order
+        case existence, title, artist, genre, year, cover, image, order
 
         static func < (lhs: Part, rhs: Part) -> Bool { lhs.rawValue < rhs.rawValue }
 
         var name: String {
-            ["the album", "the title", "the artist", "the genre", "the year", "the cover", "the place"][rawValue]
+            [
+                "the album", "the title", "the artist", "the genre", "the year", "the cover", "the cover image",
+                "the place",
+            ][rawValue]
         }
 
-        static let all: Set<Part> = [.existence, .title, .artist, .genre, .year, .cover, .order]
+        static let all: Set<Part> = [.existence, .title, .artist, .genre, .year, .cover, .image, .order]
     }
 
     /// The album parts a change touched; `nil` for "any album".
@@ -44,6 +49,7 @@ extension LibraryModel {
                     ].compactMap { $0 })
             )
         case .move(let album): (album.id, [.order])
+        case .cover(let before, _): (before.id, [.image])
         case .revert(_, _, let original, _): touched(by: original)
         case .importAlbums, .replace, .other: nil
         }
@@ -97,7 +103,7 @@ extension LibraryModel {
                 original = step.change
                 originalStep = node
                 base = step.before.firstIndex { $0.id == album.id }! + 1
-            case (.edit, false):
+            case (.edit, false), (.cover, false):
                 original = step.change
                 originalStep = node
             case (.move(let album), false):
@@ -222,6 +228,9 @@ extension LibraryModel {
             } else {
                 albums[offset] = fields.applied(to: albums[offset])
             }
+        case .cover(let before, let image):
+            guard let offset = albums.firstIndex(where: { $0.id == before.id }) else { return }
+            albums[offset].storedCover = reverting ? before.storedCover : image
         case .move(let album):
             // Either way, the album goes to `position` among the others.
             guard let offset = albums.firstIndex(where: { $0.id == album.id }) else { return }
@@ -234,7 +243,7 @@ extension LibraryModel {
     private static func title(of change: Change) -> String {
         switch change {
         case .add(let album), .delete(let album), .move(let album): album.title
-        case .edit(let before, _): before.title
+        case .edit(let before, _), .cover(let before, _): before.title
         case .revert(_, _, let original, _): title(of: original)
         default: "the library"
         }
@@ -246,6 +255,7 @@ extension LibraryModel {
         case .delete: "delete"
         case .edit: "edit"
         case .move: "move"
+        case .cover: "cover change"
         case .importAlbums: "import"
         case .replace: "replacement"
         case .revert(_, _, _, let reapplies): reapplies ? "redo" : "undo"
@@ -259,6 +269,7 @@ extension LibraryModel {
         case .delete: "deleted"
         case .edit: "changed " + parts.sorted().map(\.name).joined(separator: " and ") + " of"
         case .move: "moved"
+        case .cover: "changed the cover image of"
         case .importAlbums: "imported albums beside"
         case .replace: "replaced the library, with"
         case .revert(_, _, _, let reapplies): reapplies ? "redid a change to" : "undid a change to"

@@ -17,6 +17,19 @@ struct LibraryModel: Sendable {
         var genre: String
         var year: Int?
         var cover: String?
+        /// The hash of the stored cover image (`albums cover set`), which no export carries.
+        var storedCover: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case id, title, artist, genre, year, cover
+        }
+
+        /// The album without its stored cover, as an import file or a replacement compares it.
+        var withoutStoredCover: Album {
+            var album = self
+            album.storedCover = nil
+            return album
+        }
     }
 
     /// One step of the history: a node of its tree.
@@ -82,6 +95,7 @@ struct LibraryModel: Sendable {
             if message.hasSuffix("nothing to edit") || message.hasSuffix("nothing to move")
                 || message.hasSuffix("nothing to replace") || message.hasSuffix("nothing to undo or redo")
                 || message.hasSuffix("nothing to import") || message.hasSuffix("nothing to repair")
+                || message.hasSuffix("nothing to remove") || message.hasSuffix("nothing to change")
             {
                 return .nothingToChange
             }
@@ -349,11 +363,37 @@ struct LibraryModel: Sendable {
                 Result(
                     command: "import", step: text, id: one?.id, title: one?.title, position: first,
                     count: imported.count, skipped: fileAlbums.count - imported.count))
+        case .setCover(let reference, let image, _):
+            let hash = CheckerWorkload.coverHashes[image]
+            return find(reference).flatMap { position, found in
+                guard found.storedCover != hash else {
+                    return .failure(
+                        Refusal(
+                            kind: .nothingToChange,
+                            message: "“\(found.title)” already has this cover: nothing to change"))
+                }
+                let text = "Set the cover of “\(found.title)”"
+                record(text, .cover(before: found, image: hash)) { $0[position - 1].storedCover = hash }
+                return .success(
+                    Result(command: "cover", step: text, id: found.id, title: found.title, position: position))
+            }
+        case .removeCover(let reference):
+            return find(reference).flatMap { position, found in
+                guard found.storedCover != nil else {
+                    return .failure(
+                        Refusal(
+                            kind: .nothingToChange, message: "“\(found.title)” has no stored cover: nothing to remove"))
+                }
+                let text = "Remove the cover of “\(found.title)”"
+                record(text, .cover(before: found, image: nil)) { $0[position - 1].storedCover = nil }
+                return .success(
+                    Result(command: "cover", step: text, id: found.id, title: found.title, position: position))
+            }
         case .repair:
             return .failure(
                 Refusal(kind: .nothingToChange, message: "every step of the history applies: nothing to repair"))
         case .replace(let replacement, let file):
-            guard replacement != albums else {
+            guard replacement != albums.map(\.withoutStoredCover) else {
                 return .failure(
                     Refusal(
                         kind: .nothingToChange,

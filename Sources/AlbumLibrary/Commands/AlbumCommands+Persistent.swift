@@ -87,13 +87,29 @@ extension BulkChangeCommand: PersistentCommand {
     public static let kind = "albums.bulk"
 }
 
+extension SetCoverCommand: PersistentCommand {
+    /// The album library.
+    public typealias Receiver = LibraryAPI
+    /// The stored kind: `albums.cover`.
+    public static let kind = "albums.cover"
+}
+
 extension LibraryAPI {
     /// Every album command, for decoding a library's durable history.
     public static var commandRegistry: CommandRegistry<LibraryAPI> {
         var registry = CommandRegistry<LibraryAPI>()
         registry.register(AddAlbumCommand.self)
-        registry.register(BulkChangeCommand.self)
-        registry.register(DeleteAlbumCommand.self)
+        // A cover step, a delete or a bulk delete leaving the history releases the cover images it
+        // keeps for its undo or redo (none for most deletes: only an album with a stored cover).
+        registry.register(BulkChangeCommand.self) { command, library in
+            if let slot = command.coverSlot { try library.discardKeptCovers(slot) }
+        }
+        registry.register(DeleteAlbumCommand.self) { command, library in
+            if let slot = command.coverSlot { try library.discardKeptCovers(slot) }
+        }
+        registry.register(SetCoverCommand.self) { command, library in
+            try library.discardKeptCovers(command.slot)
+        }
         registry.register(EditAlbumCommand.self)
         registry.register(MoveAlbumCommand.self)
         registry.register(RevertStepCommand.self)

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// One change to several albums as one undoable step: `albums delete 3 4 7`, `albums delete
 /// QUERY…`, `albums edit QUERY… --genre Jazz`, `albums move QUERY… --to N`.
 ///
@@ -38,6 +40,9 @@ public struct BulkChangeCommand: Codable, Sendable, Hashable {
     public var action: Action
     /// The albums it touches, in ascending position order.
     public var members: [Member]
+    /// Where a delete keeps the stored cover images of the albums it deleted, for its undo (`nil`
+    /// when none had one).
+    public var coverSlot: UUID?
 
     /// Creates the command.
     ///
@@ -66,7 +71,16 @@ public struct BulkChangeCommand: Codable, Sendable, Hashable {
     public mutating func redo(on library: LibraryAPI) throws {
         switch action {
         case .delete:
-            for member in members { try library.removeAlbum(withID: member.album.id, for: "redo \(text)") }
+            let slot = coverSlot ?? UUID()
+            // One statement when no album has a stored cover (most libraries): no look-up per album.
+            let anyCovers = try library.hasAnyCover()
+            for member in members {
+                try library.removeAlbum(withID: member.album.id, for: "redo \(text)")
+                if anyCovers, try library.hasCover(member.album.id) {
+                    try library.swapCover(of: member.album.id, withKept: slot)
+                    coverSlot = slot
+                }
+            }
         case .edit(let changes):
             for member in members {
                 try library.replaceAlbum(withIDOf: try member.album.applying(changes), for: "redo \(text)")
@@ -87,6 +101,9 @@ public struct BulkChangeCommand: Codable, Sendable, Hashable {
         switch action {
         case .delete:
             for member in members { try library.insert(member.album, at: member.position) }
+            if let coverSlot {
+                for member in members { try library.swapCover(of: member.album.id, withKept: coverSlot) }
+            }
         case .edit:
             for member in members { try library.replaceAlbum(withIDOf: member.album, for: "undo \(text)") }
         case .move:

@@ -1,3 +1,5 @@
+public import Foundation
+
 /// Deletes the album at a position; undo puts the same album back at the same position.
 ///
 /// This is the seed's undoable Delete: the command remembers the deleted album and its
@@ -7,6 +9,9 @@ public struct DeleteAlbumCommand: Codable, Sendable, Hashable {
     public var position: Int
     /// The album deleted, known once the command has run.
     public var album: Album?
+    /// Where the deleted album's stored cover image is kept for the undo (`nil` when it had none):
+    /// the library's `kept_cover` table, under this slot.
+    public var coverSlot: UUID?
 
     /// Creates the command.
     ///
@@ -30,6 +35,11 @@ public struct DeleteAlbumCommand: Codable, Sendable, Hashable {
             try LibraryAPI.expect(removed.id == album.id, "redo Delete")
         }
         album = removed
+        if try library.hasCover(removed.id) {
+            let slot = coverSlot ?? UUID()
+            try library.swapCover(of: removed.id, withKept: slot)
+            coverSlot = slot
+        }
     }
 
     /// Puts the deleted album back at its position.
@@ -41,5 +51,6 @@ public struct DeleteAlbumCommand: Codable, Sendable, Hashable {
             throw LibraryError(.storage, "cannot undo Delete: the deleted album was not recorded")
         }
         try library.insert(album, at: position)
+        if let coverSlot { try library.swapCover(of: album.id, withKept: coverSlot) }
     }
 }

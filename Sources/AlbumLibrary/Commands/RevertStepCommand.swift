@@ -8,7 +8,7 @@ import Foundation
 /// touches. It finds its album by id, and a position it needs (where a deleted album goes back,
 /// where a moved one returns) was rebased over the later steps when it was made.
 public struct RevertStepCommand: Codable, Sendable, Hashable {
-    /// The change reverted: an add, a delete, an edit or a move (the kinds whose inverse can be
+    /// The change reverted: an add, a delete, an edit, a move or a cover change (the kinds whose inverse can be
     /// applied wherever other changes have moved the album).
     public enum Change: Codable, Sendable, Hashable {
         case add(AddAlbumCommand)
@@ -16,6 +16,8 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
         case edit(EditAlbumCommand)
         /// A move of an album recorded with its id (``MoveAlbumCommand/albumID``).
         case move(MoveAlbumCommand)
+        /// A change of an album's stored cover image.
+        case cover(SetCoverCommand)
 
         var step: AlbumStep {
             switch self {
@@ -23,6 +25,7 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
             case .delete(let delete): .delete(delete)
             case .edit(let edit): .edit(edit)
             case .move(let move): .move(move)
+            case .cover(let cover): .cover(cover)
             }
         }
 
@@ -33,6 +36,7 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
             case .delete(let delete): delete.text
             case .edit(let edit): edit.text
             case .move(let move): move.text
+            case .cover(let cover): cover.text
             }
         }
     }
@@ -76,7 +80,7 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
         switch change {
         case .add: [reapplies ? .inserted(at: position) : .removed(at: position)]
         case .delete: [reapplies ? .removed(at: position) : .inserted(at: position)]
-        case .edit: []
+        case .edit, .cover: []
         case .move: [.removed(at: origin ?? position), .inserted(at: position)]
         }
     }
@@ -107,8 +111,10 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
             }
             if reverting {
                 try library.insert(album, at: min(position, try library.count() + 1))
+                if let slot = delete.coverSlot { try library.swapCover(of: album.id, withKept: slot) }
             } else {
                 try library.removeAlbum(withID: album.id, for: operation)
+                if let slot = delete.coverSlot { try library.swapCover(of: album.id, withKept: slot) }
             }
         case .move(let move):
             // The redo direction takes the album to `position`, the undo back to `origin`.
@@ -116,6 +122,11 @@ public struct RevertStepCommand: Codable, Sendable, Hashable {
                 throw LibraryError(.storage, "cannot \(operation): the album is no longer in the library")
             }
             try library.moveAlbum(from: at, to: reverting != reapplies ? position : origin ?? at)
+        case .cover(let cover):
+            // The same exchange as the step's own undo and redo: nothing later touched the image.
+            try reverting
+                ? cover.exchange(on: library, expecting: cover.image, showing: cover.previous, operation: operation)
+                : cover.exchange(on: library, expecting: cover.previous, showing: cover.image, operation: operation)
         case .edit(let edit):
             guard let before = edit.before, let current = try library.album(withID: before.id) else {
                 throw LibraryError(.storage, "cannot \(operation): the album is no longer in the library")

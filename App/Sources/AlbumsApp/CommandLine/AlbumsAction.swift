@@ -24,6 +24,12 @@ public enum AlbumsAction: Sendable, Hashable {
     case delete(AlbumReference)
     /// `delete`, `edit` or `move --to` naming several albums or a query: one step.
     case bulk(BulkRequest)
+    /// `cover set ALBUM FILE`: store the image in FILE as the album's cover, one step.
+    case setCover(AlbumReference, file: String)
+    /// `cover remove ALBUM`: remove the album's stored cover, one step.
+    case removeCover(AlbumReference)
+    /// `cover export ALBUM FILE [--force]`: write the album's stored cover to FILE.
+    case exportCover(AlbumReference, file: String, force: Bool)
     /// `undo [COUNT]`.
     case undo(count: Int)
     /// `redo [COUNT]`.
@@ -65,9 +71,12 @@ public enum AlbumsAction: Sendable, Hashable {
     public var isMutating: Bool {
         switch self {
         case .importAlbums(_, _, _, let dryRun): !dryRun
-        case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .mine, .initLibrary, .repairHistory: true
+        case .add, .edit, .move, .delete, .setCover, .removeCover, .undo, .redo, .undoTo, .mine, .initLibrary,
+            .repairHistory:
+            true
         case .bulk(let request): !request.dryRun
-        case .interactive, .list, .show, .history, .historyTree, .export, .info, .stats, .serve, .output: false
+        case .interactive, .list, .show, .exportCover, .history, .historyTree, .export, .info, .stats, .serve, .output:
+            false
         }
     }
 }

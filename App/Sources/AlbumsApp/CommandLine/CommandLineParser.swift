@@ -17,7 +17,7 @@ public enum CommandLineParser: Sendable {
     static let subcommands: [any AlbumsSubcommand.Type] = [
         ListSubcommand.self, ShowSubcommand.self, AddSubcommand.self, EditSubcommand.self, MoveSubcommand.self,
         DeleteSubcommand.self, UndoSubcommand.self, RedoSubcommand.self, HistorySubcommand.self,
-        ImportSubcommand.self, ExportSubcommand.self, InfoSubcommand.self, InitSubcommand.self,
+        CoverSubcommand.self, ImportSubcommand.self, ExportSubcommand.self, InfoSubcommand.self, InitSubcommand.self,
         StatsSubcommand.self, ServeSubcommand.self,
     ]
 

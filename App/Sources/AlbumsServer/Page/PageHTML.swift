@@ -52,6 +52,10 @@ enum PageHTML {
                 <dt>Year</dt><dd id="d-year"></dd>
                 <dt>Position</dt><dd id="d-position"></dd>
                 <dt>Cover</dt><dd id="d-cover"></dd>
+                <dt>Image</dt><dd class="d-image-row"><span id="d-image"></span>
+                  <button id="cover-pick" type="button" disabled title="Or drop an image on the covers">Choose image…</button>
+                  <button id="cover-remove" type="button" disabled>Remove image</button>
+                  <input id="cover-file" type="file" accept="image/png,image/jpeg,image/webp,image/gif" hidden></dd>
               </dl>
             </section>
             <section class="history" aria-label="History">

@@ -54,7 +54,10 @@ enum PageScript {
 
         async function api(method, path, body) {
           const options = { method, headers: { "X-Albums-Request": "1" } };
-          if (body !== undefined) {
+          if (body instanceof Blob) {
+            options.headers["Content-Type"] = body.type || "application/octet-stream";
+            options.body = body;
+          } else if (body !== undefined) {
             options.headers["Content-Type"] = "application/json";
             options.body = JSON.stringify(body);
           }
@@ -142,12 +145,44 @@ enum PageScript {
           artist.className = "c-artist";
           artist.textContent = album.artist;
           art.append(title, artist);
+          const image = storedImage(album, "c-image");
+          if (image) art.append(image);
           const caption = document.createElement("div");
           caption.className = "caption";
           caption.textContent = album.title;
           li.append(art, caption);
           li.addEventListener("click", () => select(album.position - 1));
           return li;
+        }
+
+        // The image stored in the library, over the generated cover: if it fails to load, it is
+        // removed and the generated cover shows (never a broken image). Its URL names its hash.
+        function storedImage(album, className) {
+          if (!album.storedCover) return null;
+          const img = document.createElement("img");
+          img.className = className;
+          img.alt = "";
+          img.decoding = "async";
+          img.addEventListener("error", () => img.remove());
+          img.src = "/covers/" + encodeURIComponent(album.id) + "?v=" + encodeURIComponent(album.storedCover.hash);
+          return img;
+        }
+
+        // Stores an image file as the current album's cover (PUT, its bytes as the body); the
+        // server checks the bytes, so the type here is only a quick refusal of what surely is not one.
+        const COVER_LIMIT = 10 * 1024 * 1024;
+        function uploadCover(file) {
+          const album = current();
+          if (!album || !file) return;
+          if (file.size > COVER_LIMIT) { say("the image is larger than 10 MiB", true); return; }
+          const query = author() ? "?author=" + encodeURIComponent(author()) : "";
+          act(() => api("PUT", "/api/albums/" + encodeURIComponent(album.id) + "/cover" + query, file));
+        }
+        function removeCover() {
+          const album = current();
+          if (!album || !album.storedCover) return;
+          const query = author() ? "?author=" + encodeURIComponent(author()) : "";
+          act(() => api("DELETE", "/api/albums/" + encodeURIComponent(album.id) + "/cover" + query));
         }
 
         function render() {
@@ -178,6 +213,12 @@ enum PageScript {
           } else if (album) {
             cover.textContent = "—";
           }
+          const image = $("d-image");
+          image.replaceChildren();
+          const stored = album ? storedImage(album, "d-image") : null;
+          if (stored) image.append(stored);
+          $("cover-pick").disabled = !album || state.busy;
+          $("cover-remove").disabled = !album || !album.storedCover || state.busy;
           renderUndoRedo(d);
           for (const id of ["edit", "move", "delete"]) $(id).disabled = !album || state.busy;
           $("add").disabled = state.busy;
@@ -437,6 +478,30 @@ enum PageScript {
           });
           events.addEventListener("revision", (event) => { heard = Date.now(); follow(event.data); });
           watch();
+        }
+
+        // A cover from the file picker, or dropped on the scroller or the details.
+        $("cover-pick").addEventListener("click", () => $("cover-file").click());
+        $("cover-file").addEventListener("change", () => {
+          const file = $("cover-file").files[0];
+          $("cover-file").value = "";
+          uploadCover(file);
+        });
+        $("cover-remove").addEventListener("click", removeCover);
+        for (const id of ["covers", "details"]) {
+          const zone = $(id);
+          zone.addEventListener("dragover", (event) => {
+            if (!event.dataTransfer || !Array.from(event.dataTransfer.types).includes("Files")) return;
+            event.preventDefault();
+            zone.classList.add("dropping");
+          });
+          zone.addEventListener("dragleave", () => zone.classList.remove("dropping"));
+          zone.addEventListener("drop", (event) => {
+            zone.classList.remove("dropping");
+            if (!event.dataTransfer || event.dataTransfer.files.length === 0) return;
+            event.preventDefault();
+            uploadCover(event.dataTransfer.files[0]);
+          });
         }
 
         load().then(() => { $("covers").focus(); }).catch(failed);

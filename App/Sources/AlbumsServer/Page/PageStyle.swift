@@ -43,6 +43,11 @@ enum PageStyle {
         .cover.selected .art { outline: 3px solid var(--accent); outline-offset: 3px; transform: translateY(-4px); }
         .c-title { font-weight: 700; font-size: 17px; line-height: 1.2; overflow-wrap: anywhere; display: -webkit-box; -webkit-line-clamp: 4; -webkit-box-orient: vertical; overflow: hidden; }
         .c-artist { font-size: 13px; opacity: .85; margin-top: 4px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+        .cover .art { position: relative; }
+        .c-image { position: absolute; inset: 0; width: 100%; height: 100%; object-fit: cover; }
+        .d-image-row { display: flex; flex-wrap: wrap; align-items: center; gap: 8px; }
+        img.d-image { width: 96px; height: 96px; object-fit: cover; border-radius: 6px; }
+        .dropping { outline: 2px dashed var(--accent); outline-offset: -4px; }
         .caption { font-size: 13px; color: var(--muted); margin-top: 8px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
         .empty { padding: 40px 20px; color: var(--muted); }
         .lower { display: grid; grid-template-columns: minmax(0, 1fr) 360px; gap: 20px; padding: 8px 20px 20px; min-height: 0; }
