@@ -3,7 +3,8 @@
 ///
 /// The command records every album it changed as it was before, with its position, in library
 /// order: redo finds each by id; undo puts back exactly the albums and positions it recorded
-/// (deleted albums are inserted again in ascending position order, which rebuilds the old order).
+/// (deleted albums are inserted again in ascending position order, which rebuilds the old order,
+/// in one walk through the library).
 /// ``LibrarySession`` decides which albums inside the write transaction.
 public struct BulkChangeCommand: Codable, Sendable, Hashable {
     /// What the change does to each album.
@@ -73,9 +74,7 @@ public struct BulkChangeCommand: Codable, Sendable, Hashable {
             }
         case .move(let to):
             for member in members { try library.removeAlbum(withID: member.album.id, for: "redo \(text)") }
-            for (offset, member) in members.enumerated() {
-                try library.insert(member.album, at: to + offset)
-            }
+            try library.insert(contentsOf: members.map(\.album), at: to)
         }
     }
 
@@ -86,12 +85,12 @@ public struct BulkChangeCommand: Codable, Sendable, Hashable {
     public mutating func undo(on library: LibraryAPI) throws {
         switch action {
         case .delete:
-            for member in members { try library.insert(member.album, at: member.position) }
+            try library.insert(placed: members.map { ($0.position, $0.album) })
         case .edit:
             for member in members { try library.replaceAlbum(withIDOf: member.album, for: "undo \(text)") }
         case .move:
             for member in members { try library.removeAlbum(withID: member.album.id, for: "undo \(text)") }
-            for member in members { try library.insert(member.album, at: member.position) }
+            try library.insert(placed: members.map { ($0.position, $0.album) })
         }
     }
 }
