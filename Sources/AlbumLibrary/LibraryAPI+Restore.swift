@@ -20,34 +20,84 @@ extension LibraryAPI {
     /// - Complexity: O(*n* + *m* log *n*) for *m* albums, plus O(*n*) on the rare occasions keys
     ///   are spread out.
     func insert(placed: [(position: Int, album: Album)]) throws {
-        var previous: Previous?
-        var start = placed.startIndex
-        while start < placed.endIndex {
-            // The run of consecutive positions from `start`, at most `maximumRun` long.
-            var end = start + 1
-            while end < placed.endIndex, placed[end].position == placed[end - 1].position + 1,
-                end - start < Self.maximumRun
-            {
-                end += 1
+        var rows: [(album: Album, key: Int64)] = []
+        var spread = false
+        // Every key is found before any album goes in: the albums between two runs are there
+        // already, so the walk is the same either way, and the rows then go in as one statement.
+        computing: while true {
+            rows.removeAll(keepingCapacity: true)
+            var previous: (position: Int, key: Int64)?
+            var start = placed.startIndex
+            while start < placed.endIndex {
+                // The run of consecutive positions from `start`, at most `maximumRun` long.
+                var end = start + 1
+                while end < placed.endIndex, placed[end].position == placed[end - 1].position + 1,
+                    end - start < Self.maximumRun
+                {
+                    end += 1
+                }
+                let first = placed[start].position
+                if let previous, first <= previous.position {
+                    throw LibraryError(
+                        .invalidValue, "position \(first) follows position \(previous.position): the positions must ascend")
+                }
+                guard let keys = try sortKeys(count: end - start, at: first, after: previous) else {
+                    guard !spread else { throw LibraryError(.storage, "cannot place \(end - start) albums: no room") }
+                    // The neighbours are too close for the run: spread every key out, then start again.
+                    try spreadKeys()
+                    spread = true
+                    continue computing
+                }
+                for (member, key) in zip(placed[start..<end], keys) { rows.append((member.album, key)) }
+                previous = (placed[end - 1].position, keys[keys.count - 1])
+                start = end
             }
-            let run = placed[start..<end]
-            if let previous, run[start].position <= previous.position {
-                throw LibraryError(
-                    .invalidValue,
-                    "position \(run[start].position) follows position \(previous.position): the positions must ascend")
-            }
-            var keys = try sortKeys(count: run.count, at: run[start].position, after: previous)
-            if keys == nil {
-                // The neighbours are too close for the run: spread every key out, then look again.
-                try spreadKeys()
-                if let last = previous { previous?.key = try sortKey(of: last.id) }
-                keys = try sortKeys(count: run.count, at: run[start].position, after: previous)
-            }
-            guard let keys else { throw LibraryError(.storage, "cannot place \(run.count) albums: no room") }
-            for (member, key) in zip(run, keys) { try insert(member.album, sortKey: key) }
-            previous = Previous(position: run[end - 1].position, key: keys[keys.count - 1], id: run[end - 1].album.id)
-            start = end
+            break
         }
+        try insert(rows)
+    }
+
+    /// Inserts rows with their keys as one statement: with the search index's triggers, one
+    /// statement per album costs a flush of the index each (its savepoint), which dominated.
+    private func insert(_ rows: [(album: Album, key: Int64)]) throws {
+        guard !rows.isEmpty else { return }
+        let ids = try Self.jsonText(rows.map { $0.album.id.uuidString })
+        if let taken = try database.fetchOne(
+            "SELECT id FROM album WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1", [ids])
+        {
+            throw LibraryError(.invalidValue, "id \(try taken.decode(String.self, at: 0)) is already in the library")
+        }
+        let values: [[Any]] = rows.map { row in
+            let album = row.album
+            return [
+                album.id.uuidString, row.key, album.title, album.artist, album.genre,
+                album.year.map { $0 as Any } ?? NSNull(), album.coverURL.map { $0.absoluteString as Any } ?? NSNull(),
+                SearchText.of(album),
+            ]
+        }
+        try database.execute(
+            """
+            INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7
+            FROM json_each(?) ORDER BY key
+            """,
+            [try Self.jsonText(values)]
+        )
+    }
+
+    /// Removes the albums with these ids as one statement (see ``insert(placed:)`` for why one).
+    ///
+    /// - Throws: ``LibraryError/Code/storage`` when one of them is not in the library
+    ///   (`operation` names what was refused), or `DatabaseError`.
+    func removeAlbums(withIDs ids: [UUID], for operation: String) throws {
+        guard !ids.isEmpty else { return }
+        try database.execute(
+            "DELETE FROM album WHERE id IN (SELECT value FROM json_each(?))", [try Self.jsonText(ids.map(\.uuidString))])
+        try Self.expect(database.changedRowCount == ids.count, operation)
+    }
+
+    private static func jsonText(_ value: Any) throws -> String {
+        String(decoding: try JSONSerialization.data(withJSONObject: value), as: UTF8.self)
     }
 
     /// Inserts albums at consecutive positions starting at `position`, in order.
@@ -65,23 +115,9 @@ extension LibraryAPI {
     /// (``keyGap``) holds it.
     static var maximumRun: Int { Int(keyGap / 2) }
 
-    /// The album put in last, at `position` with `key`.
-    private struct Previous {
-        var position: Int
-        var key: Int64
-        var id: UUID
-    }
-
-    private func sortKey(of id: UUID) throws -> Int64 {
-        guard let row = try database.fetchOne("SELECT sort_key FROM album WHERE id = ?", [id.uuidString]) else {
-            throw LibraryError(.storage, "an album put back is no longer in the library")
-        }
-        return try row.decode(Int64.self, at: 0)
-    }
-
     /// `count` ascending keys for albums at `position`…, between the albums that will be their
     /// neighbours, or `nil` when the gap between those is too small.
-    private func sortKeys(count: Int, at position: Int, after previous: Previous?) throws -> [Int64]? {
+    private func sortKeys(count: Int, at position: Int, after previous: (position: Int, key: Int64)?) throws -> [Int64]? {
         guard position >= 1 else { throw try outOfRange(position, limit: self.count() + 1) }
         let before: Int64?
         let after: Int64?

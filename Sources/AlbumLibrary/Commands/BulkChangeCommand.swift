@@ -67,13 +67,13 @@ public struct BulkChangeCommand: Codable, Sendable, Hashable {
     public mutating func redo(on library: LibraryAPI) throws {
         switch action {
         case .delete:
-            for member in members { try library.removeAlbum(withID: member.album.id, for: "redo \(text)") }
+            try library.removeAlbums(withIDs: members.map(\.album.id), for: "redo \(text)")
         case .edit(let changes):
             for member in members {
                 try library.replaceAlbum(withIDOf: try member.album.applying(changes), for: "redo \(text)")
             }
         case .move(let to):
-            for member in members { try library.removeAlbum(withID: member.album.id, for: "redo \(text)") }
+            try library.removeAlbums(withIDs: members.map(\.album.id), for: "redo \(text)")
             try library.insert(contentsOf: members.map(\.album), at: to)
         }
     }
@@ -89,7 +89,7 @@ public struct BulkChangeCommand: Codable, Sendable, Hashable {
         case .edit:
             for member in members { try library.replaceAlbum(withIDOf: member.album, for: "undo \(text)") }
         case .move:
-            for member in members { try library.removeAlbum(withID: member.album.id, for: "undo \(text)") }
+            try library.removeAlbums(withIDs: members.map(\.album.id), for: "undo \(text)")
             try library.insert(placed: members.map { ($0.position, $0.album) })
         }
     }
