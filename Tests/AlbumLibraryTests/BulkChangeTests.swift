@@ -107,6 +107,26 @@ import Testing
         #expect(try session.library.albums() == before, "seed \(seed): undo after redo")
     }
 
+    /// The albums go back in as one statement of JSON rows: every text comes back as it was.
+    @Test func undoKeepsQuotesBackslashesAndAnyScriptInTheTexts() throws {
+        let (session, folder) = try Self.makeSession()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let albums = [
+            Album(title: #"He said "hi" \ left"#, artist: "A", genre: "X"),
+            Album(title: "Ünïcødé 🎵 日本", artist: #"\u0041"#, genre: "X", year: 1999),
+            Album(title: "Plain", artist: "B", genre: "Y"),
+            Album(
+                title: "Cover", artist: "C", genre: "X", coverURL: URL(string: "https://example.com/a%20b?c=\"d\"")),
+        ]
+        try session.importAlbums(albums)
+        let before = try session.library.albums()
+        _ = try session.deleteAlbums(try Self.query("genre:x"))
+        #expect(try session.library.count() == 1)
+        _ = try session.undo()
+        #expect(try session.library.albums() == before)
+        #expect(try session.library.albums(matching: "🎵", order: .position).count == 1)
+    }
+
     /// A bulk move into a gap between sort keys too narrow for its albums spreads the keys once
     /// and lands them in order; its undo puts every album back.
     @Test func aBulkMoveIntoANarrowGapKeepsTheOrder() throws {
