@@ -39,7 +39,8 @@ extension LibraryAPI {
                 let first = placed[start].position
                 if let previous, first <= previous.position {
                     throw LibraryError(
-                        .invalidValue, "position \(first) follows position \(previous.position): the positions must ascend")
+                        .invalidValue,
+                        "position \(first) follows position \(previous.position): the positions must ascend")
                 }
                 guard let keys = try sortKeys(count: end - start, at: first, after: previous) else {
                     guard !spread else { throw LibraryError(.storage, "cannot place \(end - start) albums: no room") }
@@ -138,7 +139,8 @@ extension LibraryAPI {
 
     /// `count` ascending keys for albums at `position`…, between the albums that will be their
     /// neighbours, or `nil` when the gap between those is too small.
-    private func sortKeys(count: Int, at position: Int, after previous: (position: Int, key: Int64)?) throws -> [Int64]? {
+    private func sortKeys(count: Int, at position: Int, after previous: (position: Int, key: Int64)?) throws -> [Int64]?
+    {
         guard position >= 1 else { throw try outOfRange(position, limit: self.count() + 1) }
         let before: Int64?
         let after: Int64?

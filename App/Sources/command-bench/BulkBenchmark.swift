@@ -32,7 +32,8 @@ enum BulkBenchmark {
             case "--binary": binary = value
             case "--sqlite3": sqlite = value
             default:
-                throw BenchmarkError("unknown option \(name) (use --albums N, --repeat R, --binary PATH, --sqlite3 PATH)")
+                throw BenchmarkError(
+                    "unknown option \(name) (use --albums N, --repeat R, --binary PATH, --sqlite3 PATH)")
             }
             index += 2
         }
@@ -90,7 +91,8 @@ enum BulkBenchmark {
             times["albums_delete", default: []].append(
                 try AlbumsBenchmark.timeProcess(binary, ["--db", libraryPath, "delete", query, "--yes"]))
             times["sqlite_delete", default: []].append(try runSQLite(sqlite, sqlitePath, sqliteDelete))
-            times["albums_undo", default: []].append(try AlbumsBenchmark.timeProcess(binary, ["--db", libraryPath, "undo"]))
+            times["albums_undo", default: []].append(
+                try AlbumsBenchmark.timeProcess(binary, ["--db", libraryPath, "undo"]))
             times["sqlite_undo", default: []].append(try runSQLite(sqlite, sqlitePath, sqliteUndo))
         }
         let session = try LibrarySession.open(path: libraryPath)

@@ -88,7 +88,9 @@ import Testing
         #expect(window.state.form == nil)
         #expect(window.state.status == "Edited 2 marked albums")
         let albums = try session.library.albums()
-        #expect(albums.map(\.genre).enumerated().allSatisfy { ($0.offset == 1 || $0.offset == 3) == ($0.element == "Jazz") })
+        #expect(
+            albums.map(\.genre).enumerated().allSatisfy { ($0.offset == 1 || $0.offset == 3) == ($0.element == "Jazz") }
+        )
         #expect(albums[1].year == 1959 && albums[3].year == 1959)
         #expect(try session.steps().map(\.text) == ["Edit 2 albums"])
         #expect(window.state.marked.count == 2)  // the marks stay for the next change

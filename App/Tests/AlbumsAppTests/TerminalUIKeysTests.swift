@@ -241,7 +241,9 @@ extension TerminalUITests {
         defer { tmux.kill() }
         try await tmux.send("?")
         let help = try await tmux.waitForScreen("the help") { $0.contains("Any key closes the help") }
-        for keys in ["←/→ h/l", "Home/End g/G", "PgUp/PgDn", "/ ", "e ", "< >", "a ", "d ", "u r", "H ", "? q ", "space Esc "] {
+        for keys in [
+            "←/→ h/l", "Home/End g/G", "PgUp/PgDn", "/ ", "e ", "< >", "a ", "d ", "u r", "H ", "? q ", "space Esc ",
+        ] {
             #expect(help.contains("   " + keys), "\(keys)")
         }
         #expect(!help.contains("Artist  David Bowie"))

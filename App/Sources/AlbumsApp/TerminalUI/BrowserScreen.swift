@@ -133,7 +133,8 @@ enum BrowserScreen: Sendable {
             let style: Style = isCurrent ? .highlight : .normal
             let bar = String(repeating: horizontal, count: inner)
             // A marked album says so in its top border.
-            let top = album.map { state.marked.contains($0.id) } == true
+            let top =
+                album.map { state.marked.contains($0.id) } == true
                 ? Self.markLabel + String(repeating: horizontal, count: inner - Self.markLabel.count) : bar
             rows[0].append(Span(topLeft + top + topRight + " ", isCurrent ? .bold : .normal))
             rows[1] += [Span(vertical), Span(fitted(album?.title ?? "", inner), style), Span(vertical + " ")]
