@@ -130,8 +130,17 @@ extension LibrarySession {
             } catch let error as LibraryError where error.code == .historyChanged && attempt < Self.attempts {
                 return try mine(author: author, reapplying: reapplying, attempt: attempt + 1)
             }
+        } catch let error as LibraryError where Self.decided.contains(error.code) {
+            throw error
+        } catch {
+            // The revert failed on the library: an outside edit broke a step it runs over. Named
+            // as plain undo names it (the first step whose undo fails, from the top).
+            throw refusal(afterFailed: error, undoing: true, count: (try? history.committedIndex()) ?? 0)
         }
     }
+
+    /// Refusals the scan itself decides, passed on as they are.
+    private static let decided: [LibraryError.Code] = [.conflict, .nothingToUndo, .nothingToRedo, .historyChanged]
 
     /// The record of the step a redo would redo now, or `nil` when there is none.
     private func nextRedoRecord() throws -> HistoryRecord? {

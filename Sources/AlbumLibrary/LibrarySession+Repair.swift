@@ -114,11 +114,35 @@ extension LibrarySession {
             let index = try? history.committedIndex(),
             let broken = try? brokenStep(from: index, undoing: undoing, limit: count)
         else { return error }
-        let step = (try? history.node(at: broken.position)).map { "step \($0) " } ?? ""
+        return Self.stepRefusal(
+            step: try? history.node(at: broken.position), text: broken.record.text, undoing: undoing,
+            reason: broken.reason)
+    }
+
+    /// The refusal of a jump (`undo --to`) whose step `error` names failed: the same words as
+    /// ``refusal(afterFailed:undoing:count:)``'s; `error` itself for any other failure.
+    func refusal(afterFailedJump error: HistoryJumpError) -> any Error {
+        guard !(error.error is StoreError) else { return error }
+        // Off the current path (a branch the jump was to redo), repair cannot reach the step.
+        let onPath = (try? history.nodes().first { $0.id == error.step })?.isOnPath ?? true
+        return Self.stepRefusal(
+            step: error.step, text: error.text, undoing: error.wasUndoing, reason: Self.reason(error.error),
+            onPath: error.wasUndoing || onPath)
+    }
+
+    /// "cannot undo step 2 “Delete “X””: why; the library was changed outside albums since (…)".
+    static func stepRefusal(
+        step: HistoryNode.ID?, text: String, undoing: Bool, reason: String, onPath: Bool = true
+    ) -> LibraryError {
+        let number = step.map { "step \($0) " } ?? ""
+        let remedy =
+            onPath
+            ? "(`albums history --repair` lets the history go on without this step)"
+            : "(the steps of that branch can no longer be redone)"
         return LibraryError(
             .stepNoLongerApplies,
-            "cannot \(undoing ? "undo" : "redo") \(step)“\(broken.record.text)”: \(broken.reason); "
-                + "the library was changed outside albums since (`albums history --repair` lets the history go on without this step)"
+            "cannot \(undoing ? "undo" : "redo") \(number)“\(text)”: \(reason); "
+                + "the library was changed outside albums since \(remedy)"
         )
     }
 

@@ -28,8 +28,9 @@ extension LibrarySession {
     /// - Returns: The state reached, and the steps undone and redone.
     /// - Throws: ``LibraryError/Code/nothingToChange`` when the library is at that state already,
     ///   ``LibraryError/Code/noSuchStep`` for a step not in the tree,
-    ///   ``LibraryError/Code/historyChanged``, a `HistoryJumpError` when a step failed (nothing of
-    ///   the jump stays), or a storage error.
+    ///   ``LibraryError/Code/historyChanged``, ``LibraryError/Code/stepNoLongerApplies`` naming the
+    ///   step when one failed (a `HistoryJumpError` when the store failed; nothing of the jump
+    ///   stays), or a storage error.
     @discardableResult
     public func jump(
         to target: HistoryTarget, expecting expected: HistoryNode.ID? = nil
@@ -47,6 +48,9 @@ extension LibrarySession {
             throw LibraryError(.noSuchStep, "there is no step \(node) in the history (see albums history --tree)")
         } catch let error as StoreError where error.code == .historyChanged {
             throw LibraryError(.historyChanged, error.message)
+        } catch let error as HistoryJumpError {
+            // A step that no longer applies is named as plain undo and redo name it.
+            throw refusal(afterFailedJump: error)
         }
         // Refused as a no-op, like an edit or a move that changes nothing: the transaction wrote
         // nothing and took no revision.

@@ -80,6 +80,78 @@ import Testing
         #expect(try session.library.count() == 5)
     }
 
+    /// Undo puts a few thousand scattered albums back in one walk: the same albums, ids and order.
+    @Test func undoingABulkDeleteOfScatteredAlbumsRestoresTheExactOrder() throws {
+        let seed = UInt64(0x0026_B0CC)
+        var random = SplitMix64(seed: seed)
+        let (session, folder) = try Self.makeSession()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Runs of deleted albums (1 to 12 long) between runs of kept ones, the first and last included.
+        var albums: [Album] = []
+        var gone = true
+        while albums.count < 3_000 {
+            for _ in 0..<Int.random(in: 1...12, using: &random) {
+                albums.append(Album(title: "T\(albums.count)", artist: "A", genre: gone ? "Gone" : "Kept"))
+            }
+            gone.toggle()
+        }
+        try session.importAlbums(albums)
+        let before = try session.library.albums()
+        let deleted = try session.deleteAlbums(try Self.query("genre:gone"))
+        #expect(deleted.members.count == before.filter { $0.genre == "Gone" }.count, "seed \(seed)")
+        #expect(try session.library.albums() == before.filter { $0.genre != "Gone" }, "seed \(seed)")
+        _ = try session.undo()
+        #expect(try session.library.albums() == before, "seed \(seed): undo")
+        _ = try session.redo()
+        _ = try session.undo()
+        #expect(try session.library.albums() == before, "seed \(seed): undo after redo")
+    }
+
+    /// The albums go back in as one statement of JSON rows: every text comes back as it was.
+    @Test func undoKeepsQuotesBackslashesAndAnyScriptInTheTexts() throws {
+        let (session, folder) = try Self.makeSession()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let albums = [
+            Album(title: #"He said "hi" \ left"#, artist: "A", genre: "X"),
+            Album(title: "Ünïcødé 🎵 日本", artist: #"\u0041"#, genre: "X", year: 1999),
+            Album(title: "Plain", artist: "B", genre: "Y"),
+            Album(
+                title: "Cover", artist: "C", genre: "X", coverURL: URL(string: "https://example.com/a%20b?c=\"d\"")),
+        ]
+        try session.importAlbums(albums)
+        let before = try session.library.albums()
+        _ = try session.deleteAlbums(try Self.query("genre:x"))
+        #expect(try session.library.count() == 1)
+        _ = try session.undo()
+        #expect(try session.library.albums() == before)
+        #expect(try session.library.albums(matching: "🎵", order: .position).count == 1)
+    }
+
+    /// A bulk move into a gap between sort keys too narrow for its albums spreads the keys once
+    /// and lands them in order; its undo puts every album back.
+    @Test func aBulkMoveIntoANarrowGapKeepsTheOrder() throws {
+        let (session, folder) = try Self.makeSession()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try session.importAlbums((0..<10).map { Album(title: "T\($0)", artist: "A") })
+        // Each add at position 2 halves the gap after the first album: 19 of them leave keys 2 apart.
+        for number in 0..<19 { _ = try session.add(Album(title: "N\(number)", artist: "B"), at: 2) }
+        let keys = try session.database.fetchAll("SELECT sort_key FROM album ORDER BY sort_key LIMIT 2").map {
+            try $0.decode(Int64.self, at: 0)
+        }
+        #expect(keys.count == 2 && keys[1] - keys[0] < 4)
+        let before = try session.library.albums()
+        let move = try session.moveAlbums(try Self.query("title:t5 , title:t7 , title:t9"), to: 2)
+        #expect(move.members.count == 3)
+        let moved = before.filter { ["T5", "T7", "T9"].contains($0.title) }
+        var expected = before.filter { !["T5", "T7", "T9"].contains($0.title) }
+        expected.insert(contentsOf: moved, at: 1)
+        #expect(try session.library.albums() == expected)
+        _ = try session.undo()
+        #expect(try session.library.albums() == before)
+        _ = try session.redo()
+        #expect(try session.library.albums() == expected)
+    }
+
     /// Random bulk steps, undone all at once and redone, against the albums they started from.
     @Test func randomBulkStepsUndoAndRedoExactly() throws {
         let seed = UInt64(0xB01C_0026)

@@ -63,6 +63,42 @@ import Testing
         }
     }
 
+    /// `undo --to` and "undo mine" name a step that no longer applies as plain undo does, rather
+    /// than passing on the failed step's own error.
+    @Test func aJumpGivesTheSameNamedRefusal() throws {
+        try withSession { session, shell in
+            try session.delete(.position(5))  // American Pie
+            try session.edit(.position(1), changes: AlbumChanges(genre: "Glam"))
+            try deleteOutside("It's My Life", shell)  // 3 albums left: position 5 is past the end
+            let before = try session.library.albums()
+            let plain = try #require(throws: LibraryError.self) { try session.undo(count: 2) }
+            let jump = try #require(throws: LibraryError.self) { try session.jump(to: .step(HistoryNode.ID(0))) }
+            #expect(jump.code == .stepNoLongerApplies && jump.message == plain.message, "\(jump.message)")
+            #expect(jump.message.hasPrefix("cannot undo step 1 “Delete “American Pie””: position 5 is out of range"))
+            #expect(try session.library.albums() == before)
+            // The way out the message names works.
+            try session.repairHistory()
+            #expect(try session.jump(to: .step(HistoryNode.ID(0))).jump.undone.count == 2)
+        }
+    }
+
+    @Test func anUndoMineGivesTheSameNamedRefusal() throws {
+        try withSession { session, shell in
+            session.history.author = "ada"
+            try session.edit(.position(1), changes: AlbumChanges(genre: "Glam"))
+            session.history.author = "grace"
+            try session.add(Album(title: "Low", artist: "David Bowie"))
+            try deleteOutside("Best of Bowie", shell)  // the album ada's edit changed
+            let before = try session.library.albums()
+            let plain = try #require(throws: LibraryError.self) { try session.undo(count: 2) }
+            #expect(plain.code == .stepNoLongerApplies)
+            let mine = try #require(throws: LibraryError.self) { try session.undoMine(author: "ada") }
+            #expect(mine.code == .stepNoLongerApplies && mine.message == plain.message, "\(mine.message)")
+            #expect(mine.message.hasPrefix("cannot undo step 1 “Edit “Best of Bowie””: "), "\(mine.message)")
+            #expect(try session.library.albums() == before)
+        }
+    }
+
     @Test func aRedoThatNoLongerAppliesIsRefusedAndRepaired() throws {
         try withSession { session, shell in
             try session.delete(.position(5))

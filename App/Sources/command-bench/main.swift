@@ -19,6 +19,7 @@ let suites: [String: ([String]) throws -> Void] = [
     "tree": TreeBenchmark.run,
     "timetravel": TimeTravelBenchmark.run,
     "mine": UndoMineBenchmark.run,
+    "bulk": BulkBenchmark.run,
 ]
 
 let arguments = Array(CommandLine.arguments.dropFirst())

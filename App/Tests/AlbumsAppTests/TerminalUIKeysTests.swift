@@ -241,7 +241,9 @@ extension TerminalUITests {
         defer { tmux.kill() }
         try await tmux.send("?")
         let help = try await tmux.waitForScreen("the help") { $0.contains("Any key closes the help") }
-        for keys in ["←/→ h/l", "Home/End g/G", "PgUp/PgDn", "/ ", "e ", "< >", "a ", "d ", "u r", "H ", "? ", "q "] {
+        for keys in [
+            "←/→ h/l", "Home/End g/G", "PgUp/PgDn", "/ ", "e ", "< >", "a ", "d ", "u r", "H ", "? q ", "space Esc ",
+        ] {
             #expect(help.contains("   " + keys), "\(keys)")
         }
         #expect(!help.contains("Artist  David Bowie"))
@@ -306,7 +308,7 @@ extension TerminalUITests {
         // The help fits whole at 60×20.
         try await tmux.send("?")
         let help = try await tmux.waitForScreen("the help at 60×20") { $0.contains("Any key closes the help") }
-        #expect(help.contains("   q ") && help.contains("[q] Quit"))
+        #expect(help.contains("   ? q ") && help.contains("[q] Quit"))
         try await tmux.send("x")
         // Closed before the resize: the help hides the details too, so the wait below would
         // otherwise take the help, still open, for the tiny layout (it did, once in a while).

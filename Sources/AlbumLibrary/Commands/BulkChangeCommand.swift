@@ -5,7 +5,8 @@ public import Foundation
 ///
 /// The command records every album it changed as it was before, with its position, in library
 /// order: redo finds each by id; undo puts back exactly the albums and positions it recorded
-/// (deleted albums are inserted again in ascending position order, which rebuilds the old order).
+/// (deleted albums are inserted again in ascending position order, which rebuilds the old order,
+/// in one walk through the library).
 /// ``LibrarySession`` decides which albums inside the write transaction.
 public struct BulkChangeCommand: Codable, Sendable, Hashable {
     /// What the change does to each album.
@@ -73,23 +74,19 @@ public struct BulkChangeCommand: Codable, Sendable, Hashable {
         case .delete:
             let slot = coverSlot ?? UUID()
             // One statement when no album has a stored cover (most libraries): no look-up per album.
-            let anyCovers = try library.hasAnyCover()
-            for member in members {
-                try library.removeAlbum(withID: member.album.id, for: "redo \(text)")
-                if anyCovers, try library.hasCover(member.album.id) {
-                    try library.swapCover(of: member.album.id, withKept: slot)
-                    coverSlot = slot
-                }
+            let covered = try library.hasAnyCover() ? try members.filter { try library.hasCover($0.album.id) } : []
+            try library.removeAlbums(withIDs: members.map(\.album.id), for: "redo \(text)")
+            for member in covered {
+                try library.swapCover(of: member.album.id, withKept: slot)
+                coverSlot = slot
             }
         case .edit(let changes):
             for member in members {
                 try library.replaceAlbum(withIDOf: try member.album.applying(changes), for: "redo \(text)")
             }
         case .move(let to):
-            for member in members { try library.removeAlbum(withID: member.album.id, for: "redo \(text)") }
-            for (offset, member) in members.enumerated() {
-                try library.insert(member.album, at: to + offset)
-            }
+            try library.removeAlbums(withIDs: members.map(\.album.id), for: "redo \(text)")
+            try library.insert(contentsOf: members.map(\.album), at: to)
         }
     }
 
@@ -100,15 +97,15 @@ public struct BulkChangeCommand: Codable, Sendable, Hashable {
     public mutating func undo(on library: LibraryAPI) throws {
         switch action {
         case .delete:
-            for member in members { try library.insert(member.album, at: member.position) }
+            try library.insert(placed: members.map { ($0.position, $0.album) })
             if let coverSlot {
                 for member in members { try library.swapCover(of: member.album.id, withKept: coverSlot) }
             }
         case .edit:
             for member in members { try library.replaceAlbum(withIDOf: member.album, for: "undo \(text)") }
         case .move:
-            for member in members { try library.removeAlbum(withID: member.album.id, for: "undo \(text)") }
-            for member in members { try library.insert(member.album, at: member.position) }
+            try library.removeAlbums(withIDs: members.map(\.album.id), for: "undo \(text)")
+            try library.insert(placed: members.map { ($0.position, $0.album) })
         }
     }
 }

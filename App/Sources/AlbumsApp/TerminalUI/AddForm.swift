@@ -1,7 +1,8 @@
 import AlbumLibrary
 import Foundation
 
-/// The small form the terminal UI shows to add an album, or to edit one: five text fields and a focus.
+/// The small form the terminal UI shows to add an album, or to edit one: five text fields and a
+/// focus; or to edit the marked albums: their genre and year.
 ///
 /// Pure state: key presses edit it, ``album()`` (adding) or ``changes()`` (editing) checks it.
 /// Nothing is drawn here.
@@ -29,8 +30,13 @@ struct AddForm: Sendable, Hashable {
     /// Why the last attempt to save failed, if it did.
     var problem: String?
 
-    /// The album being edited, `nil` when the form adds a new one.
+    /// The album being edited, `nil` when the form adds a new one (or edits the marked albums).
     private(set) var original: Album?
+    /// How many marked albums the form edits, `nil` when it adds or edits one album.
+    private(set) var markedCount: Int?
+
+    /// The fields shown, in the order Tab visits them: all five, or the marked albums' two.
+    var fields: [Field] { markedCount == nil ? Field.allCases : [.genre, .year] }
 
     /// Creates an empty form with the title focused.
     init() {}
@@ -46,6 +52,15 @@ struct AddForm: Sendable, Hashable {
         ]
     }
 
+    /// Creates a form to edit the genre and year of `count` marked albums, both empty (an empty
+    /// field leaves that field of each album as it is), the genre focused.
+    ///
+    /// - Parameter count: How many albums are marked.
+    init(editingMarked count: Int) {
+        markedCount = count
+        focus = .genre
+    }
+
     /// The text of one field.
     ///
     /// - Parameter field: The field.
@@ -56,13 +71,14 @@ struct AddForm: Sendable, Hashable {
 
     /// Moves the focus to the next field, wrapping around.
     mutating func focusNext() {
-        focus = Field(rawValue: (focus.rawValue + 1) % Field.allCases.count)!
+        let fields = fields
+        focus = fields[((fields.firstIndex(of: focus) ?? 0) + 1) % fields.count]
     }
 
     /// Moves the focus to the previous field, wrapping around.
     mutating func focusPrevious() {
-        let count = Field.allCases.count
-        focus = Field(rawValue: (focus.rawValue + count - 1) % count)!
+        let fields = fields
+        focus = fields[((fields.firstIndex(of: focus) ?? 0) + fields.count - 1) % fields.count]
     }
 
     /// Types a character into the focused field.
@@ -125,6 +141,7 @@ struct AddForm: Sendable, Hashable {
     /// - Throws: ``LibraryError`` naming the field at fault, as ``album()`` does; `.storage` when
     ///   the form adds.
     func changes() throws(LibraryError) -> AlbumChanges {
+        if markedCount != nil { return try markedChanges() }
         guard let original else { throw LibraryError(.storage, "the form adds an album; it edits none") }
         var edited = try album()
         edited.id = original.id
@@ -140,6 +157,16 @@ struct AddForm: Sendable, Hashable {
             changes.coverURL = edited.coverURL
             changes.removesCoverURL = edited.coverURL == nil
         }
+        return changes
+    }
+
+    /// A marked-albums form's changes: the genre and the year typed; an empty field changes nothing.
+    private func markedChanges() throws(LibraryError) -> AlbumChanges {
+        var changes = AlbumChanges()
+        let genre = value(.genre).trimmingCharacters(in: .whitespaces)
+        if !genre.isEmpty { changes.genre = genre }
+        let year = value(.year).trimmingCharacters(in: .whitespaces)
+        if !year.isEmpty { changes.year = try Album.parsedYear(year) }
         return changes
     }
 }

@@ -62,6 +62,8 @@ enum BrowserScreen: Sendable {
             status =
                 [Span(" /", .bold), Span(DisplayText.sanitized(search) + "_")]
                 + (message.isEmpty ? [] : [Span("   " + message)])
+        } else if let question = state.confirmation {
+            status = [Span(" " + DisplayText.sanitized(question) + " ", .bold), Span("y/n_")]
         } else if let prompt = state.movePrompt {
             status =
                 [Span(" " + MovePrompt.label(albumCount: state.albumCount) + " ", .bold), Span(prompt.text + "_")]
@@ -75,7 +77,8 @@ enum BrowserScreen: Sendable {
         }
         var lines: [Line] = []
         let count = state.albumCount
-        lines.append([Span(" albums", .bold), Span(" · \(count) album\(count == 1 ? "" : "s")")])
+        let marks = state.marked.isEmpty ? "" : " · \(state.marked.count) marked"
+        lines.append([Span(" albums", .bold), Span(" · \(count) album\(count == 1 ? "" : "s")" + marks)])
         lines.append([])
         if let help = state.help {
             // The help takes the scroller's place too, so every key fits on a 60×20 screen.
@@ -129,7 +132,11 @@ enum BrowserScreen: Sendable {
                 isCurrent ? ("┏", "━", "┓", "┃", "┗", "┛") : ("┌", "─", "┐", "│", "└", "┘")
             let style: Style = isCurrent ? .highlight : .normal
             let bar = String(repeating: horizontal, count: inner)
-            rows[0].append(Span(topLeft + bar + topRight + " ", isCurrent ? .bold : .normal))
+            // A marked album says so in its top border.
+            let top =
+                album.map { state.marked.contains($0.id) } == true
+                ? Self.markLabel + String(repeating: horizontal, count: inner - Self.markLabel.count) : bar
+            rows[0].append(Span(topLeft + top + topRight + " ", isCurrent ? .bold : .normal))
             rows[1] += [Span(vertical), Span(fitted(album?.title ?? "", inner), style), Span(vertical + " ")]
             rows[2] += [Span(vertical), Span(fitted(album?.artist ?? "", inner), style), Span(vertical + " ")]
             rows[3].append(Span(bottomLeft + bar + bottomRight + " ", isCurrent ? .bold : .normal))
@@ -139,6 +146,9 @@ enum BrowserScreen: Sendable {
         rows.append([Span(" \(left) \(current + 1) of \(count) \(right)")])
         return rows
     }
+
+    /// What a marked album's box shows in its top border.
+    static let markLabel = "✓ marked"
 
     private static func details(_ album: Album?) -> [Line] {
         guard let album else { return [] }
@@ -158,10 +168,14 @@ enum BrowserScreen: Sendable {
 
     private static func formLines(_ form: AddForm) -> [Line] {
         let heading =
-            form.original.map { "   Edit " + DisplayText.quoted($0.title) } ?? "   Add an album"
-        let verb = form.original == nil ? "add" : "save"
+            form.markedCount.map { "   Edit \($0) marked albums" }
+            ?? form.original.map { "   Edit " + DisplayText.quoted($0.title) } ?? "   Add an album"
+        let verb = form.original == nil && form.markedCount == nil ? "add" : "save"
         var lines: [Line] = [[Span(heading, .bold), Span("  (Tab: next field, Enter: \(verb), Esc: cancel)")]]
-        for field in AddForm.Field.allCases {
+        if form.markedCount != nil {
+            lines.append([Span("   An empty field stays as each album has it.")])
+        }
+        for field in form.fields {
             let marker = field == form.focus ? ">" : " "
             let label = (field.label + ":").padding(toLength: 8, withPad: " ", startingAt: 0)
             let value = DisplayText.sanitized(form.value(field)) + (field == form.focus ? "_" : "")
@@ -194,8 +208,10 @@ enum BrowserScreen: Sendable {
     /// The key hints: the longest form that fits (the last one, at 60 columns, when none does).
     private static func keysLine(_ state: BrowserState, width: Int) -> Line {
         let forms: [String]
-        if let form = state.form {
-            let verb = form.original == nil ? "add" : "save"
+        if state.confirmation != nil {
+            forms = [" y yes, change them all · n or Esc: no, nothing changes", " y yes · n/Esc no"]
+        } else if let form = state.form {
+            let verb = form.original == nil && form.markedCount == nil ? "add" : "save"
             forms = [
                 " Type to fill the field · Tab/↓ next · ↑ previous · Enter \(verb) · Esc cancel",
                 " Tab/↓ next · ↑ prev · Enter \(verb) · Esc cancel",
@@ -208,6 +224,12 @@ enum BrowserScreen: Sendable {
             forms = [" Type to search · Enter next match · Esc stop", " Enter next · Esc stop"]
         } else if state.movePrompt != nil {
             forms = [" Type the new position (digits) · Enter move · Esc cancel", " Enter move · Esc cancel"]
+        } else if !state.marked.isEmpty {
+            forms = [
+                " space mark/unmark · d delete the marked · e edit the marked · Esc clear the marks · ? help",
+                " space mark · d delete · e edit the marked · Esc clear · ? help",
+                " space · d e: the marked · Esc clear · ? help",
+            ]
         } else {
             // The keys LibraryWindow handles besides the toolbar's (which show their own keys).
             forms = [

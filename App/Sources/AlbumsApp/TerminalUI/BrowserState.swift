@@ -1,4 +1,5 @@
 import AlbumLibrary
+import Foundation
 
 /// Everything the terminal UI shows, as plain values: the view model.
 ///
@@ -51,6 +52,10 @@ struct BrowserState: Sendable, Hashable {
     var search: String?
     /// The move-to-position prompt `m` opens, while it is open.
     var movePrompt: MovePrompt?
+    /// The ids of the albums marked with space: `d` and `e` act on all of them.
+    var marked: Set<UUID> = []
+    /// The y/n question a change to several albums asks first, while it waits for the answer.
+    var confirmation: String?
 
     /// Creates a state.
     ///

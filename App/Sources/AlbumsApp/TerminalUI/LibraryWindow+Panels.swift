@@ -14,15 +14,15 @@ extension LibraryWindow {
         .init("PgUp/PgDn", "a screenful back / on"),
         .init("/", "search; Enter: next match, Esc: stop"),
         .init("e", "edit it; empty Year or Cover to remove it"),
+        .init("space Esc", "mark / unmark it; Esc clears all marks"),
         .init("< > m", "move it one place, or (m) to a position"),
         .init("a", "add an album after it"),
-        .init("d", "delete it"),
+        .init("d", "delete it; with marks, d and e act on them"),
         .init("u r", "undo / redo the step the toolbar names"),
         .init("U R", "undo / redo your own latest change"),
         .init("o", "u r: only your own changes, or everyone's"),
         .init("H", "history: ↑/↓ a step, Enter goes there"),
-        .init("?", "this help (any key closes it)"),
-        .init("q", "quit"),
+        .init("? q", "this help (any key closes it) / quit"),
     ]
 
     // MARK: - Search

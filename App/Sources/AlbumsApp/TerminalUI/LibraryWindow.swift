@@ -63,6 +63,8 @@ final class LibraryWindow {
     /// What "undo mine" and "redo mine" would do, as of a history revision: the toolbar's titles
     /// in the ``UndoScope/mine`` scope (a scan of the later steps, so not redone on every draw).
     var minePreviews: (revision: Int, undo: LibrarySession.MinePreview?, redo: LibrarySession.MinePreview?)?
+    /// The marked albums a `y` to ``BrowserState/confirmation`` deletes.
+    var pendingDelete: Set<UUID>?
 
     /// Creates the window.
     ///
@@ -102,6 +104,8 @@ final class LibraryWindow {
         guard followLibraryFile(droppingKey: key) else { return }
         if state.help != nil {
             state.help = nil  // any key closes the help
+        } else if state.confirmation != nil {
+            handleConfirmationKey(key)
         } else if state.history != nil {
             handleHistoryKey(key)
         } else if state.search != nil {
@@ -122,7 +126,11 @@ final class LibraryWindow {
     private func handleBrowserKey(_ key: KeyInput) {
         switch key {
         case .character("/"): openSearch()
+        case .character("e") where !state.marked.isEmpty, .character("E") where !state.marked.isEmpty:
+            openMarkedEditForm()
         case .character("e"), .character("E"): openEditForm()
+        case .character(" "): toggleMark()
+        case .escape: clearMarks()
         case .character("<"): moveCurrent(by: -1)
         case .character(">"): moveCurrent(by: 1)
         case .character("m"), .character("M"): openMovePrompt()
@@ -189,12 +197,15 @@ final class LibraryWindow {
         switch key {
         case .escape:
             state.form = nil
-            state.status = form.original == nil ? "Add cancelled" : "Edit cancelled"
+            state.status = form.original == nil && form.markedCount == nil ? "Add cancelled" : "Edit cancelled"
             return
         case .tab, .down: form.focusNext()
         case .up: form.focusPrevious()
         case .backspace: form.deleteBackward()
         case .character(let character): form.type(character)
+        case .enter where form.markedCount != nil:
+            submitMarkedEdit(form)
+            return
         case .enter where form.original != nil:
             // Closes the form, or keeps it open with the problem.
             submitEdit(form)
@@ -215,7 +226,12 @@ final class LibraryWindow {
 
     // MARK: - Actions (the toolbar's targets)
 
+    /// The Delete button: the marked albums when there are marks, else the current one.
     func deleteCurrent() {
+        guard state.marked.isEmpty else {
+            deleteMarked()
+            return
+        }
         guard let shown = state.currentAlbum else { return }
         change {
             // By id, found inside the transaction: another process may have moved or deleted it.
@@ -301,6 +317,7 @@ final class LibraryWindow {
         state.albumCount = try session.library.count()
         let history = session.history.state
         shownHistory = (history.count, history.index)
+        try dropMarksOfMissingAlbums()
         if let currentID, let position = try session.library.position(of: currentID) {
             state.currentIndex = position - 1
         } else {
@@ -346,6 +363,7 @@ final class LibraryWindow {
     }
 
     func refreshToolbar() {
+        deleteButton.title = state.marked.isEmpty ? "Delete" : "Delete \(state.marked.count) marked"
         state.toolbar = toolbarControls.map {
             BrowserState.ToolbarItem(key: $0.key, title: $0.control.title, isEnabled: $0.control.isEnabled)
         }

@@ -1,0 +1,188 @@
+import Foundation
+import SQLiteDatabase
+
+// Many albums put in at given positions in one pass (a bulk step's undo, a bulk move): each run
+// of consecutive positions gets its sort keys in one go, found by stepping from the album put in
+// before it, so the walk through the sort-key index covers the library once, not once per album.
+
+extension LibraryAPI {
+    /// Inserts albums so that each ends up at its position; the albums already in the library
+    /// keep their order around them.
+    ///
+    /// Inserting them one by one with ``insert(_:at:)`` in ascending position order gives the same
+    /// library, at the cost of a walk to each position: this walks the library once.
+    ///
+    /// - Parameter placed: The albums, in ascending position order, no position twice; each
+    ///   position from 1 to the number of albums there are once the ones before it are in, plus 1.
+    /// - Throws: ``LibraryError/Code/positionOutOfRange`` or ``LibraryError/Code/invalidValue``
+    ///   (a position out of order, an id taken), or `DatabaseError`; call it inside a transaction
+    ///   to make it all or nothing.
+    /// - Complexity: O(*n* + *m* log *n*) for *m* albums, plus O(*n*) on the rare occasions keys
+    ///   are spread out.
+    func insert(placed: [(position: Int, album: Album)]) throws {
+        var rows: [(album: Album, key: Int64)] = []
+        var spread = false
+        // Every key is found before any album goes in: the albums between two runs are there
+        // already, so the walk is the same either way, and the rows then go in as one statement.
+        computing: while true {
+            rows.removeAll(keepingCapacity: true)
+            var previous: (position: Int, key: Int64)?
+            var start = placed.startIndex
+            while start < placed.endIndex {
+                // The run of consecutive positions from `start`, at most `maximumRun` long.
+                var end = start + 1
+                while end < placed.endIndex, placed[end].position == placed[end - 1].position + 1,
+                    end - start < Self.maximumRun
+                {
+                    end += 1
+                }
+                let first = placed[start].position
+                if let previous, first <= previous.position {
+                    throw LibraryError(
+                        .invalidValue,
+                        "position \(first) follows position \(previous.position): the positions must ascend")
+                }
+                guard let keys = try sortKeys(count: end - start, at: first, after: previous) else {
+                    guard !spread else { throw LibraryError(.storage, "cannot place \(end - start) albums: no room") }
+                    // The neighbours are too close for the run: spread every key out, then start again.
+                    try spreadKeys()
+                    spread = true
+                    continue computing
+                }
+                for (member, key) in zip(placed[start..<end], keys) { rows.append((member.album, key)) }
+                previous = (placed[end - 1].position, keys[keys.count - 1])
+                start = end
+            }
+            break
+        }
+        try insert(rows)
+    }
+
+    /// Inserts rows with their keys as one statement: with the search index's triggers, one
+    /// statement per album costs a flush of the index each (its savepoint), which dominated.
+    private func insert(_ rows: [(album: Album, key: Int64)]) throws {
+        guard !rows.isEmpty else { return }
+        let ids = Self.jsonArray(rows.map { Self.jsonString($0.album.id.uuidString) })
+        if let taken = try database.fetchOne(
+            "SELECT id FROM album WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1", [ids])
+        {
+            throw LibraryError(.invalidValue, "id \(try taken.decode(String.self, at: 0)) is already in the library")
+        }
+        let values = Self.jsonArray(
+            rows.map { row in
+                let album = row.album
+                return Self.jsonArray([
+                    Self.jsonString(album.id.uuidString), String(row.key), Self.jsonString(album.title),
+                    Self.jsonString(album.artist), Self.jsonString(album.genre), album.year.map(String.init) ?? "null",
+                    album.coverURL.map { Self.jsonString($0.absoluteString) } ?? "null",
+                    Self.jsonString(SearchText.of(album)),
+                ])
+            })
+        try database.execute(
+            """
+            INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
+            SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7
+            FROM json_each(?) ORDER BY key
+            """,
+            [values]
+        )
+    }
+
+    /// Removes the albums with these ids as one statement (see ``insert(placed:)`` for why one).
+    ///
+    /// - Throws: ``LibraryError/Code/storage`` when one of them is not in the library
+    ///   (`operation` names what was refused), or `DatabaseError`.
+    func removeAlbums(withIDs ids: [UUID], for operation: String) throws {
+        guard !ids.isEmpty else { return }
+        try database.execute(
+            "DELETE FROM album WHERE id IN (SELECT value FROM json_each(?))",
+            [Self.jsonArray(ids.map { Self.jsonString($0.uuidString) })])
+        try Self.expect(database.changedRowCount == ids.count, operation)
+    }
+
+    // The rows' JSON, written by hand: JSONSerialization's casts of `Any` cost more than the insert.
+    private static func jsonArray(_ elements: [String]) -> String {
+        "[" + elements.joined(separator: ",") + "]"
+    }
+
+    /// A JSON string literal: quotes, backslashes and control characters escaped.
+    private static func jsonString(_ text: String) -> String {
+        var result = "\""
+        result.reserveCapacity(text.utf8.count + 2)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+
+    /// Inserts albums at consecutive positions starting at `position`, in order.
+    ///
+    /// - Parameters:
+    ///   - albums: The albums; none of their ids may be in the library.
+    ///   - position: From 1 to ``count()`` + 1; the last album ends at `position + albums.count - 1`.
+    /// - Throws: What ``insert(placed:)`` throws.
+    /// - Complexity: O(*position* + *m* log *n*) for *m* albums.
+    func insert(contentsOf albums: [Album], at position: Int) throws {
+        try insert(placed: albums.enumerated().map { (position: position + $0.offset, album: $0.element) })
+    }
+
+    /// The longest run given keys at once: after a spread the gap between two neighbours
+    /// (``keyGap``) holds it.
+    static var maximumRun: Int { Int(keyGap / 2) }
+
+    /// `count` ascending keys for albums at `position`…, between the albums that will be their
+    /// neighbours, or `nil` when the gap between those is too small.
+    private func sortKeys(count: Int, at position: Int, after previous: (position: Int, key: Int64)?) throws -> [Int64]?
+    {
+        guard position >= 1 else { throw try outOfRange(position, limit: self.count() + 1) }
+        let before: Int64?
+        let after: Int64?
+        if let previous {
+            // Step on from the album put in last: the albums between it and `position` are there already.
+            let between = position - previous.position - 1
+            if between == 0 {
+                before = previous.key
+                after = try database.fetchOne(
+                    "SELECT sort_key FROM album WHERE sort_key > ? ORDER BY sort_key LIMIT 1", [previous.key]
+                )?.decode(Int64.self, at: 0)
+            } else {
+                let rows = try database.fetchAll(
+                    "SELECT sort_key FROM album WHERE sort_key > ? ORDER BY sort_key LIMIT 2 OFFSET ?",
+                    [previous.key, between - 1]
+                ).map { try $0.decode(Int64.self, at: 0) }
+                guard let first = rows.first else { throw try outOfRange(position, limit: self.count() + 1) }
+                before = first
+                after = rows.count > 1 ? rows[1] : nil
+            }
+        } else {
+            let rows = try database.fetchAll(
+                "SELECT sort_key FROM album ORDER BY sort_key LIMIT 2 OFFSET ?", [max(0, position - 2)]
+            ).map { try $0.decode(Int64.self, at: 0) }
+            if position == 1 {
+                before = nil
+                after = rows.first
+            } else {
+                guard let first = rows.first else { throw try outOfRange(position, limit: self.count() + 1) }
+                before = first
+                after = rows.count > 1 ? rows[1] : nil
+            }
+        }
+        let step = Int64(count)
+        switch (before, after) {
+        case (nil, nil): return (0..<step).map { $0 * Self.keyGap }
+        case (let before?, nil): return (1...step).map { before + $0 * Self.keyGap }
+        case (nil, let after?): return (0..<step).map { after - (step - $0) * Self.keyGap }
+        case (let before?, let after?):
+            let gap = (after - before) / (step + 1)
+            guard gap >= 1 else { return nil }
+            return (1...step).map { before + $0 * gap }
+        }
+    }
+}
