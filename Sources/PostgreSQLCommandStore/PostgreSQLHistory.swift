@@ -54,6 +54,10 @@ public final class PostgreSQLHistory<Receiver> {
     /// The server process the LISTEN was sent on: a reconnect starts a session that listens to nothing.
     var listeningProcess: Int32?
 
+    /// How many write transactions this history began, attempts run again included (tests compare
+    /// it with the calls made, to see the retries).
+    var transactionAttempts = 0
+
     /// How many times a write transaction runs before a serialization failure is reported.
     static var attempts: Int { 64 }
 
@@ -543,6 +547,7 @@ public final class PostgreSQLHistory<Receiver> {
         } else {
             do {
                 outcome = try connection.inTransaction(isolation, attempts: Self.attempts) {
+                    transactionAttempts += 1
                     storage.beginTransaction()
                     do {
                         try storage.reload(locking: true)

@@ -28,7 +28,7 @@ enum TestServer {
             // libpq reads one `=` per query item: the one inside the option is escaped.
             let query =
                 (components.percentEncodedQuery.map { $0 + "&" } ?? "")
-                + "options=-csearch_path%3D\(schema)%20-cclient_min_messages%3Dwarning"
+                + "options=-csearch_path%3D\(schema)%20-cclient_min_messages%3Derror"
             components.percentEncodedQuery = query
             url = components.string ?? base
             let admin = try PostgreSQLConnection(connectingTo: base)
