@@ -108,8 +108,13 @@ let package = Package(
             name: "CommandKitTests", dependencies: ["CommandKit", "Locking", "TestSupport", "UndoModelTesting"]),
         // Sees CommandKit's public API only (no @testable): a HistoryStorage of its own passes the model test.
         .testTarget(name: "PublicEngineTests", dependencies: ["CommandKit", "UndoModelTesting"]),
-        // One suite, run once per UndoHistory conformer (UndoStack, DurableHistory).
-        .testTarget(name: "UndoHistoryTests", dependencies: ["CommandKit", "SQLiteDatabase", "CommandStore"]),
+        // One suite, run once per UndoHistory conformer (UndoStack, DurableHistory, and with the
+        // PostgreSQL trait and a server, PostgreSQLHistory).
+        .testTarget(
+            name: "UndoHistoryTests",
+            dependencies: [
+                "CommandKit", "SQLiteDatabase", "CommandStore", "PostgreSQLCommandStore", "PostgreSQLDatabase",
+            ]),
         // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
         .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
         .testTarget(
