@@ -19,7 +19,7 @@ struct HistoryStatements {
     /// The longest prefix: PostgreSQL truncates identifiers at 63 bytes, and `_header` must fit.
     static let longestPrefix = 48
 
-    /// - Throws: ``StoreError/Code/invalidSchema`` for a prefix that is not a plain identifier.
+    /// - Throws: `StoreError/Code/invalidSchema` for a prefix that is not a plain identifier.
     init(prefix: String) throws {
         let first = prefix.utf8.first
         let valid =

@@ -11,7 +11,7 @@ extension PostgreSQLHistory {
     /// Cheap enough to call often: when nothing changed it runs one statement reading one row.
     /// While a macro is open the history holds the header's lock, so nothing can have changed.
     /// - Returns: Whether the history reread its state.
-    /// - Throws: A ``PostgreSQLError`` or ``StoreError``, or ``StoreError/Code/macroState`` from
+    /// - Throws: A `PostgreSQLError` or `StoreError`, or `StoreError/Code/macroState` from
     ///   inside a running call.
     @discardableResult
     public func refresh() throws -> Bool {
@@ -29,7 +29,7 @@ extension PostgreSQLHistory {
     /// change notifies it. ``waitForChanges(upTo:)`` and ``watchExternalChanges(every:)`` call it
     /// themselves, and again after a reconnect (a new session listens to nothing).
     ///
-    /// - Throws: A ``PostgreSQLError``.
+    /// - Throws: A `PostgreSQLError`.
     public func startListening() throws {
         try connection.listen(to: storage.statements.channel)
         listeningProcess = connection.serverProcessID
@@ -42,7 +42,7 @@ extension PostgreSQLHistory {
     /// revision decides, so a spurious one (another history on the same channel) costs one query.
     /// - Parameter timeout: How long to wait for a first notification.
     /// - Returns: Whether the history reread its state.
-    /// - Throws: A ``PostgreSQLError`` (a lost connection is reconnected by the next call).
+    /// - Throws: A `PostgreSQLError` (a lost connection is reconnected by the next call).
     @discardableResult
     public func waitForChanges(upTo timeout: Duration) throws -> Bool {
         var mayHaveMissed = false

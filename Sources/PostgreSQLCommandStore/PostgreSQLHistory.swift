@@ -8,7 +8,7 @@ public import PostgreSQLDatabase
 ///
 /// It runs CommandKit's history engine (the rules of `UndoStack` and `DurableHistory`: redo-tail
 /// truncation, merging, macros, clean state, undo limit, significance) over a PostgreSQL storage,
-/// with CommandStore's commands (``PersistentCommand``, ``CommandRegistry``) and payloads: a
+/// with CommandStore's commands (`PersistentCommand`, `CommandRegistry`) and payloads: a
 /// command written for `DurableHistory` runs here unchanged, given a receiver that writes through
 /// ``connection``.
 ///
@@ -70,11 +70,11 @@ public final class PostgreSQLHistory<Receiver> {
     ///   - tablePrefix: The tables' prefix (`<prefix>_header`, `<prefix>_entry`), also the NOTIFY
     ///     channel: several histories share one database under different prefixes. A lowercase
     ///     identifier: a-z, 0-9 and `_`.
-    ///   - isolation: ``PostgreSQLConnection/Isolation/readCommitted`` (the default) or
-    ///     ``PostgreSQLConnection/Isolation/serializable``. Either way every write first locks the
+    ///   - isolation: `PostgreSQLConnection/Isolation/readCommitted` (the default) or
+    ///     `PostgreSQLConnection/Isolation/serializable`. Either way every write first locks the
     ///     header row, so history writers queue one behind the other; serializable also protects
     ///     the receiver's tables from writers outside the history, at the cost of retries.
-    /// - Throws: ``StoreError`` for a malformed prefix or damaged tables, a ``PostgreSQLError``
+    /// - Throws: `StoreError` for a malformed prefix or damaged tables, a `PostgreSQLError`
     ///   from the server (a schema version newer than this program's included).
     public init(
         connection: PostgreSQLConnection, receiver: Receiver, registry: CommandRegistry<Receiver>,
@@ -114,7 +114,7 @@ public final class PostgreSQLHistory<Receiver> {
     /// application that migrates its schemas itself (`albums init`); the initializer migrates it too.
     ///
     /// - Parameter tablePrefix: The tables' prefix, as given to the initializer.
-    /// - Throws: ``StoreError`` for a malformed prefix.
+    /// - Throws: `StoreError` for a malformed prefix.
     public static func schema(tablePrefix: String = "commandstore_history") throws -> PostgreSQLSchema {
         schema(try HistoryStatements(prefix: tablePrefix))
     }
@@ -128,7 +128,7 @@ public final class PostgreSQLHistory<Receiver> {
     /// The tables' prefix (and the NOTIFY channel).
     public var tablePrefix: String { storage.statements.channel }
 
-    /// Who records the next entries: stored with each one (``HistoryRecord/author``); `nil` names nobody.
+    /// Who records the next entries: stored with each one (`HistoryRecord/author`); `nil` names nobody.
     public var author: String? {
         get { storage.author }
         set { storage.author = newValue }
@@ -172,7 +172,7 @@ public final class PostgreSQLHistory<Receiver> {
     }
 
     /// The record of the step the next undo reverts, or `nil`, as committed now: pass its
-    /// ``HistoryRecord/id`` to ``undo(steps:expecting:)`` to undo this step only if it is still last.
+    /// `HistoryRecord/id` to ``undo(steps:expecting:)`` to undo this step only if it is still last.
     public var undoRecord: HistoryRecord? {
         _ = committedState()
         return cachedRecords.undo
@@ -186,7 +186,7 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// The text of the entry at a position (read from its row; nothing is decoded).
     ///
-    /// - Throws: ``StoreError`` when the entry is gone or damaged, or a ``PostgreSQLError``.
+    /// - Throws: `StoreError` when the entry is gone or damaged, or a `PostgreSQLError`.
     public func text(at position: Int) throws -> String {
         if cachedState.macroDepth > 0, position == storage.count, let text = try? engine.text(at: position) {
             return text
@@ -196,7 +196,7 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// The command at a position, decoded from its row (a macro with its children).
     ///
-    /// - Throws: ``StoreError`` when the entry is gone or does not decode, or a ``PostgreSQLError``.
+    /// - Throws: `StoreError` when the entry is gone or does not decode, or a `PostgreSQLError`.
     public func command(at position: Int) throws -> DurableCommand<Receiver> {
         if cachedState.macroDepth > 0, position == storage.count, var open = engine.openMacroEntry() {
             try open.decode()
@@ -212,8 +212,8 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// The record of the entry at a position: its identity, texts, time and author.
     ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/historyChanged`` when another client
-    ///   shortened the history below `position`; a damaged row, or a ``PostgreSQLError``.
+    /// - Throws: `StoreError` with code `StoreError/Code/historyChanged` when another client
+    ///   shortened the history below `position`; a damaged row, or a `PostgreSQLError`.
     public func record(at position: Int) throws -> HistoryRecord {
         try readCommitted {
             try requirePosition(position)
@@ -223,7 +223,7 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// Every entry's record, oldest first, with the index and the revision, read in one transaction.
     ///
-    /// - Throws: ``StoreError`` for a damaged row, or a ``PostgreSQLError``.
+    /// - Throws: `StoreError` for a damaged row, or a `PostgreSQLError`.
     public func records() throws -> (records: [HistoryRecord], index: Int, revision: Int) {
         try readCommitted {
             (try (0..<storage.count).map { try storage.record(at: $0) }, storage.index, Int(storage.revision))
@@ -272,7 +272,7 @@ public final class PostgreSQLHistory<Receiver> {
     /// Runs the command against the receiver and records it, in one transaction.
     ///
     /// - Returns: The command as it ran.
-    /// - Throws: What the command throws, or a ``PostgreSQLError``; nothing is then recorded and
+    /// - Throws: What the command throws, or a `PostgreSQLError`; nothing is then recorded and
     ///   the receiver's writes are rolled back.
     @discardableResult
     public func push<Command: PersistentCommand>(_ command: Command) throws -> Command
@@ -285,7 +285,7 @@ public final class PostgreSQLHistory<Receiver> {
     ///
     /// `makeCommand` runs again when the transaction does (a serialization failure).
     /// - Returns: The command as it ran.
-    /// - Throws: What `makeCommand` or the command throws, or a ``PostgreSQLError``; nothing is
+    /// - Throws: What `makeCommand` or the command throws, or a `PostgreSQLError`; nothing is
     ///   then recorded and every write of the call is rolled back.
     @discardableResult
     public func push<Command: PersistentCommand>(_ makeCommand: () throws -> Command) throws -> Command
@@ -299,14 +299,14 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// Undoes one step, the last one as committed when the transaction begins, in one transaction.
     ///
-    /// - Throws: What a command throws, or a ``PostgreSQLError``; the step is then rolled back.
+    /// - Throws: What a command throws, or a `PostgreSQLError`; the step is then rolled back.
     public func undo() throws {
         try perform(.undo) { engine in try engine.undo() }
     }
 
     /// Redoes one step, in one transaction.
     ///
-    /// - Throws: What a command throws, or a ``PostgreSQLError``; the step is then rolled back.
+    /// - Throws: What a command throws, or a `PostgreSQLError`; the step is then rolled back.
     public func redo() throws {
         try perform(.redo) { engine in try engine.redo() }
     }
@@ -317,10 +317,10 @@ public final class PostgreSQLHistory<Receiver> {
     ///   - steps: How many steps, at least 1.
     ///   - expected: The step the caller expects to undo first (the ``undoRecord`` it showed), or `nil`.
     /// - Returns: The records of the undone steps, most recent first.
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/historyChanged`` when the last step is
-    ///   not `expected`, ``StoreError/Code/nothingToUndo`` when fewer steps can be undone,
-    ///   ``StoreError/Code/macroState`` while a macro is open; what a command throws; a
-    ///   ``PostgreSQLError``. In every case nothing is undone.
+    /// - Throws: `StoreError` with code `StoreError/Code/historyChanged` when the last step is
+    ///   not `expected`, `StoreError/Code/nothingToUndo` when fewer steps can be undone,
+    ///   `StoreError/Code/macroState` while a macro is open; what a command throws; a
+    ///   `PostgreSQLError`. In every case nothing is undone.
     @discardableResult
     public func undo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
         precondition(steps >= 1, "undo(steps:) needs at least one step")
@@ -350,7 +350,7 @@ public final class PostgreSQLHistory<Receiver> {
     ///   - steps: How many steps, at least 1.
     ///   - expected: The step the caller expects to redo first (the ``redoRecord`` it showed), or `nil`.
     /// - Returns: The records of the redone steps, oldest first.
-    /// - Throws: As ``undo(steps:expecting:)``, with ``StoreError/Code/nothingToRedo``.
+    /// - Throws: As ``undo(steps:expecting:)``, with `StoreError/Code/nothingToRedo`.
     @discardableResult
     public func redo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
         precondition(steps >= 1, "redo(steps:) needs at least one step")
@@ -376,28 +376,28 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// Undoes or redoes entry by entry to `index` (clamped to `0...count`), in one transaction.
     ///
-    /// - Throws: What a command throws, or a ``PostgreSQLError``; the whole move is rolled back.
+    /// - Throws: What a command throws, or a `PostgreSQLError`; the whole move is rolled back.
     public func setIndex(_ index: Int) throws {
         try perform(.jump) { engine in try engine.setIndex(index) }
     }
 
     /// Marks the current index clean. Ignored while a macro is open.
     ///
-    /// - Throws: A ``PostgreSQLError``.
+    /// - Throws: A `PostgreSQLError`.
     public func setClean() throws {
         try perform(.setClean) { engine in try engine.setClean() }
     }
 
     /// Forgets the clean index.
     ///
-    /// - Throws: A ``PostgreSQLError``.
+    /// - Throws: A `PostgreSQLError`.
     public func resetClean() throws {
         try perform(.resetClean) { engine in try engine.resetClean() }
     }
 
     /// Sets the maximum number of entries (0: no limit), stored with the history for every client.
     ///
-    /// - Throws: A ``PostgreSQLError``.
+    /// - Throws: A `PostgreSQLError`.
     public func setUndoLimit(_ limit: Int) throws {
         try perform(.setUndoLimit) { engine in
             try engine.setUndoLimit(limit)
@@ -407,8 +407,8 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// Removes every entry without running them; the empty history is clean.
     ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/macroState`` while a macro is open, or
-    ///   a ``PostgreSQLError``.
+    /// - Throws: `StoreError` with code `StoreError/Code/macroState` while a macro is open, or
+    ///   a `PostgreSQLError`.
     public func clear() throws {
         if case .macro = activity {
             throw StoreError(
@@ -424,7 +424,7 @@ public final class PostgreSQLHistory<Receiver> {
     /// The outermost macro begins a transaction that stays open, holding the header's lock (other
     /// clients' history writes wait), until its ``endMacro()``: a crash or a lost connection before
     /// then loses the whole macro, never part of it.
-    /// - Throws: A ``PostgreSQLError`` when the transaction cannot begin.
+    /// - Throws: A `PostgreSQLError` when the transaction cannot begin.
     public func beginMacro(_ text: String) throws {
         switch activity {
         case .idle:
@@ -472,8 +472,8 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// Closes the innermost macro; closing the outermost one records it and commits its transaction.
     ///
-    /// - Throws: ``StoreError`` with code ``StoreError/Code/macroState`` when no macro is open, or a
-    ///   ``PostgreSQLError`` from the commit (the whole macro is then rolled back).
+    /// - Throws: `StoreError` with code `StoreError/Code/macroState` when no macro is open, or a
+    ///   `PostgreSQLError` from the commit (the whole macro is then rolled back).
     public func endMacro() throws {
         switch activity {
         case .idle:
