@@ -149,11 +149,16 @@ let package = Package(
             dependencies: ["AlbumLibrary", "SQLiteDatabase", "CommandStore", "CommandKit", "TestSupport"]),
         // Against a real server (Scripts/postgres.sh starts one; COMMANDKIT_POSTGRES_URL names it).
         .testTarget(name: "PostgreSQLDatabaseTests", dependencies: ["PostgreSQLDatabase", "TestSupport"]),
+        // Crash-test helper for PostgreSQLCommandStoreTests: pushes and undoes until SIGKILLed.
+        .executableTarget(
+            name: "postgresql-crash-child",
+            dependencies: ["PostgreSQLCommandStore", "PostgreSQLDatabase", "CommandStore"]),
         // The PostgreSQL history against a real server, beside DurableHistory on SQLite (the oracle).
         .testTarget(
             name: "PostgreSQLCommandStoreTests",
             dependencies: [
                 "PostgreSQLCommandStore", "PostgreSQLDatabase", "CommandStore", "CommandKit", "TestSupport",
+                "postgresql-crash-child",
             ]),
         // The code the DocC articles show that is test code (Testing Code That Uses CommandKit).
         .testTarget(name: "DocumentationExamplesTests", dependencies: ["CommandKit"]),

@@ -98,6 +98,19 @@ struct HistoryStatements {
         """
     }
 
+    /// ``updateHeader`` and, in the same round trip, the NOTIFY of the revision it took
+    /// (`$6`: the channel), delivered when the transaction commits.
+    var updateHeaderAndNotify: String {
+        """
+        WITH updated AS (
+            UPDATE \(header) SET base = $1, count = $2, current_index = $3, clean_index = $4, undo_limit = $5,
+                revision = revision + 1
+            WHERE singleton = 1 RETURNING revision
+        )
+        SELECT revision, pg_notify($6, revision::text) FROM updated
+        """
+    }
+
     // MARK: Entries
 
     /// Every column of an entry row but its payload.

@@ -19,7 +19,7 @@ extension PostgreSQLHistory {
             if engine.macroDepth > 0 { return false }
             throw reentrancyError("refresh")
         }
-        guard try storage.committedRevision() != storage.revision else { return false }
+        guard try !storage.cacheIsCommitted || storage.committedRevision() != storage.revision else { return false }
         let before = storage.revision
         try readCommitted { () }
         return storage.revision != before

@@ -95,6 +95,7 @@ public final class PostgreSQLHistory<Receiver> {
             let engine = HistoryEngine(storage: storage, undoLimit: storage.undoLimit)
             return (engine, try engine.state(), try Self.records(engine))
         }
+        storage.noteCommitted()
         self.storage = storage
         engine = opened.0
         cachedState = opened.1
@@ -496,6 +497,7 @@ public final class PostgreSQLHistory<Receiver> {
                 let records = try Self.records(engine)
                 try announce()
                 try connection.execute("COMMIT")
+                storage.noteCommitted()
                 setState(state, records: records)
                 activity = .idle
             } catch {
@@ -554,7 +556,7 @@ public final class PostgreSQLHistory<Receiver> {
                         // Another client may have changed the limit: follow what is stored.
                         if engine.undoLimit != storage.undoLimit { try engine.setUndoLimit(storage.undoLimit) }
                         let result = try operation(&engine)
-                        if try storage.flush() { try announce() }
+                        try storage.flush(notifying: true)
                         return (result, try engine.state(), try Self.records(engine))
                     } catch {
                         throw storage.firstFailure.flatMap { $0.mustEndTransaction ? $0 : nil } ?? error
@@ -564,6 +566,7 @@ public final class PostgreSQLHistory<Receiver> {
                 rereadStateAfterFailure()
                 throw error
             }
+            storage.noteCommitted()
         }
         setState(outcome.state, records: outcome.records)
         succeeded = true
@@ -617,14 +620,16 @@ public final class PostgreSQLHistory<Receiver> {
             }
         }
         do {
-            return try connection.inTransaction(.repeatableRead) {
+            let value = try connection.inTransaction(.repeatableRead) {
                 storage.beginTransaction()
-                if try storage.committedRevision() != storage.revision {
+                if try !storage.cacheIsCommitted || storage.committedRevision() != storage.revision {
                     try storage.reload(locking: false)
                     reread = (try engine.state(), try Self.records(engine))
                 }
                 return try body()
             }
+            storage.noteCommitted()
+            return value
         } catch {
             if reread == nil { rereadStateAfterFailure() }
             throw error
@@ -636,7 +641,9 @@ public final class PostgreSQLHistory<Receiver> {
     /// operation reports the problem).
     func committedState() -> UndoState {
         guard case .idle = activity else { return cachedState }
-        if let revision = try? storage.committedRevision(), revision != storage.revision {
+        if !storage.cacheIsCommitted {
+            _ = try? readCommitted { () }
+        } else if let revision = try? storage.committedRevision(), revision != storage.revision {
             _ = try? readCommitted { () }
         }
         return cachedState
@@ -644,10 +651,16 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// After a failed call: rereads what the server says, as far as it can.
     private func rereadStateAfterFailure() {
-        _ = try? connection.inTransaction(.repeatableRead) {
-            storage.beginTransaction()
-            try storage.reload(locking: false)
-            setState(try engine.state(), records: (try? Self.records(engine)) ?? (nil, nil))
+        do {
+            try connection.inTransaction(.repeatableRead) {
+                storage.beginTransaction()
+                try storage.reload(locking: false)
+                setState(try engine.state(), records: (try? Self.records(engine)) ?? (nil, nil))
+            }
+            // Read only, after a reload that dropped what the failed call cached.
+            storage.noteCommitted()
+        } catch {
+            // Left marked uncommitted: the next read rereads everything.
         }
     }
 

