@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "AlbumLibrary", targets: ["AlbumLibrary"]),
         .library(name: "LaunchKitServiceLifecycle", targets: ["LaunchKitServiceLifecycle"]),
         .library(name: "PostgreSQLDatabase", targets: ["PostgreSQLDatabase"]),
+        .library(name: "PostgreSQLCommandStore", targets: ["PostgreSQLCommandStore"]),
         // For the app's package (App/) only: underscored, not API, no stability promised. The lock
         // the whole repository uses (ARCHITECTURE.md, "Locks"), and the tests' helpers.
         .library(name: "_Locking", targets: ["Locking"]),
@@ -38,7 +39,8 @@ let package = Package(
         // Opt-in too: without it nothing needs libpq's headers (Debian's libpq-dev).
         .trait(
             name: "PostgreSQL",
-            description: "Builds PostgreSQLDatabase on libpq, the PostgreSQL client library."
+            description:
+                "Builds PostgreSQLDatabase on libpq, the PostgreSQL client library, and PostgreSQLCommandStore on it."
         ),
     ],
     dependencies: [
@@ -82,6 +84,9 @@ let package = Package(
         .target(
             name: "PostgreSQLDatabase",
             dependencies: [.target(name: "CLibPQ", condition: .when(traits: ["PostgreSQL"]))]),
+        // The durable history on PostgreSQL: CommandStore's entries, registry and payloads over
+        // PostgreSQLDatabase (CommandStore itself stays free of libpq). Empty without the trait.
+        .target(name: "PostgreSQLCommandStore", dependencies: ["CommandKit", "CommandStore", "PostgreSQLDatabase"]),
         .systemLibrary(
             name: "CLibPQ",
             pkgConfig: "libpq",
@@ -105,8 +110,13 @@ let package = Package(
             name: "CommandKitTests", dependencies: ["CommandKit", "Locking", "TestSupport", "UndoModelTesting"]),
         // Sees CommandKit's public API only (no @testable): a HistoryStorage of its own passes the model test.
         .testTarget(name: "PublicEngineTests", dependencies: ["CommandKit", "UndoModelTesting"]),
-        // One suite, run once per UndoHistory conformer (UndoStack, DurableHistory).
-        .testTarget(name: "UndoHistoryTests", dependencies: ["CommandKit", "SQLiteDatabase", "CommandStore"]),
+        // One suite, run once per UndoHistory conformer (UndoStack, DurableHistory, and with the
+        // PostgreSQL trait and a server, PostgreSQLHistory).
+        .testTarget(
+            name: "UndoHistoryTests",
+            dependencies: [
+                "CommandKit", "SQLiteDatabase", "CommandStore", "PostgreSQLCommandStore", "PostgreSQLDatabase",
+            ]),
         // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
         .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
         .testTarget(
@@ -141,6 +151,17 @@ let package = Package(
             dependencies: ["AlbumLibrary", "SQLiteDatabase", "CommandStore", "CommandKit", "TestSupport"]),
         // Against a real server (Scripts/postgres.sh starts one; COMMANDKIT_POSTGRES_URL names it).
         .testTarget(name: "PostgreSQLDatabaseTests", dependencies: ["PostgreSQLDatabase", "TestSupport"]),
+        // Crash-test helper for PostgreSQLCommandStoreTests: pushes and undoes until SIGKILLed.
+        .executableTarget(
+            name: "postgresql-crash-child",
+            dependencies: ["PostgreSQLCommandStore", "PostgreSQLDatabase", "CommandStore"]),
+        // The PostgreSQL history against a real server, beside DurableHistory on SQLite (the oracle).
+        .testTarget(
+            name: "PostgreSQLCommandStoreTests",
+            dependencies: [
+                "PostgreSQLCommandStore", "PostgreSQLDatabase", "CommandStore", "CommandKit", "TestSupport",
+                "postgresql-crash-child",
+            ]),
         // The code the DocC articles show that is test code (Testing Code That Uses CommandKit).
         .testTarget(name: "DocumentationExamplesTests", dependencies: ["CommandKit"]),
     ],

@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 Scripts/offline-mirrors.sh
 
-modules=(CommandKit LaunchKit LaunchKitServiceLifecycle SQLiteDatabase CommandStore AlbumLibrary PostgreSQLDatabase)
+modules=(CommandKit LaunchKit LaunchKitServiceLifecycle SQLiteDatabase CommandStore AlbumLibrary PostgreSQLDatabase PostgreSQLCommandStore)
 [ "$#" -gt 0 ] && modules=("$@")
 out=.build-docs
 

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// A command together with the receiver it runs against, seen through a protocol that does not
 /// name the receiver's type.
@@ -17,7 +17,7 @@ import Foundation
 /// look up the metadata of `DurableEntry<Receiver>`, its optionals and arrays, and of
 /// `any PersistentCommand<Receiver>`: a fifth of a push, spent in hash-table look-ups
 /// (BENCHMARKS.md, "Durable history").
-protocol BoundCommand: AnyObject {
+package protocol BoundCommand: AnyObject {
     /// The command type's ``PersistentCommand/kind``.
     var kind: String { get }
     /// The command type's ``PersistentCommand/version``.
@@ -39,44 +39,44 @@ protocol BoundCommand: AnyObject {
 }
 
 /// A ``PersistentCommand`` bound to its receiver.
-final class ReceiverBoundCommand<Command: PersistentCommand>: BoundCommand {
+package final class ReceiverBoundCommand<Command: PersistentCommand>: BoundCommand {
     /// Read and replaced whole, never held across a call that could reach it again (redo runs on a
     /// copy): the runtime's exclusivity checks are skipped on this hot property.
     @exclusivity(unchecked) private var command: Command
 
     /// The command as it is now (after a run, what its run recorded).
-    var current: Command { command }
+    package var current: Command { command }
 
-    var persistentCommand: any PersistentCommand { command }
+    package var persistentCommand: any PersistentCommand { command }
     private let receiver: Command.Receiver
 
-    init(_ command: Command, receiver: Command.Receiver) {
+    package init(_ command: Command, receiver: Command.Receiver) {
         self.command = command
         self.receiver = receiver
     }
 
-    var kind: String { Command.kind }
-    var version: Int { Command.version }
-    var text: String { command.text }
-    var actionText: String { command.actionText }
-    var mergeID: Int? { command.mergeID }
-    var isObsolete: Bool { command.isObsolete }
-    var isSignificant: Bool { command.isSignificant }
+    package var kind: String { Command.kind }
+    package var version: Int { Command.version }
+    package var text: String { command.text }
+    package var actionText: String { command.actionText }
+    package var mergeID: Int? { command.mergeID }
+    package var isObsolete: Bool { command.isObsolete }
+    package var isSignificant: Bool { command.isSignificant }
 
     // A command that throws half-way keeps its state from before the call, as a value would.
-    func redo() throws {
+    package func redo() throws {
         var running = command
         try running.redo(on: receiver)
         command = running
     }
 
-    func undo() throws {
+    package func undo() throws {
         var running = command
         try running.undo(on: receiver)
         command = running
     }
 
-    func merge(with other: any BoundCommand) -> Bool {
+    package func merge(with other: any BoundCommand) -> Bool {
         guard let other = other as? Self else { return false }
         var merged = command
         guard merged.merge(with: other.command) else { return false }
@@ -84,7 +84,7 @@ final class ReceiverBoundCommand<Command: PersistentCommand>: BoundCommand {
         return true
     }
 
-    func payload(using encoder: PayloadEncoder) throws -> Data {
+    package func payload(using encoder: PayloadEncoder) throws -> Data {
         do {
             return try encoder.encode(command)
         } catch {

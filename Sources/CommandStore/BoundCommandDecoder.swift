@@ -1,17 +1,17 @@
-import Foundation
+package import Foundation
 
 /// Decodes stored commands into commands bound to the history's receiver: a ``CommandRegistry``
 /// and a receiver, behind a type that does not name the receiver's type (see ``BoundCommand``).
-struct BoundCommandDecoder {
+package struct BoundCommandDecoder {
     private let decodeCommand:
         (_ kind: String, _ version: Int, _ payload: Data, _ context: () -> String) throws -> any BoundCommand
 
     private let discardCommand:
         (_ kind: String, _ version: Int, _ payload: Data, _ context: () -> String) throws -> Void
     /// The kinds whose commands have a discard action (``CommandRegistry/register(_:whenDiscarded:)``).
-    let discardingKinds: [String]
+    package let discardingKinds: [String]
 
-    init<Receiver>(registry: CommandRegistry<Receiver>, receiver: Receiver) {
+    package init<Receiver>(registry: CommandRegistry<Receiver>, receiver: Receiver) {
         decodeCommand = { kind, version, payload, context in
             try registry.decode(kind: kind, version: version, payload: payload, receiver: receiver, context: context())
         }
@@ -22,7 +22,7 @@ struct BoundCommandDecoder {
     }
 
     /// Runs the discard action of a stored command (nothing for a kind without one).
-    func discard(kind: String, version: Int, payload: Data, context: @autoclosure () -> String) throws {
+    package func discard(kind: String, version: Int, payload: Data, context: @autoclosure () -> String) throws {
         try discardCommand(kind, version, payload, context)
     }
 
@@ -30,7 +30,7 @@ struct BoundCommandDecoder {
     ///
     /// - Parameter context: Where the command is stored, for messages.
     /// - Throws: ``StoreError`` for an unknown kind, a newer version, or data that does not decode.
-    func decode(
+    package func decode(
         kind: String, version: Int, payload: Data, context: @autoclosure () -> String
     ) throws -> any BoundCommand {
         try decodeCommand(kind, version, payload, context)

@@ -15,5 +15,30 @@ public enum DurableCommand<Receiver> {
     }
 }
 
+extension DurableCommand {
+    /// The public form of a decoded entry (its macro children decoded here).
+    ///
+    /// - Throws: ``StoreError`` when a child does not decode, or the entry runs on another receiver.
+    package init(_ entry: DurableEntry) throws {
+        switch entry.content {
+        case .command(let bound):
+            guard let command = bound.persistentCommand as? any PersistentCommand<Receiver> else {
+                throw StoreError(.invalidCommandData, "a history entry of kind \(bound.kind) runs on another receiver")
+            }
+            self = .command(command)
+        case .macro(let text, let children):
+            self = .macro(
+                text: text,
+                children: try children.map { child in
+                    var child = child
+                    try child.decode()
+                    return try DurableCommand(child)
+                })
+        case .stored:
+            throw StoreError(.invalidCommandData, "a history entry could not be decoded")
+        }
+    }
+}
+
 @available(*, unavailable, message: "Commands belong to the isolation domain of their history.")
 extension DurableCommand: Sendable {}

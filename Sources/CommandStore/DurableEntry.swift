@@ -1,5 +1,5 @@
 internal import CommandKit
-import Foundation
+package import Foundation
 
 /// One history entry of a ``DurableHistory``: a decoded command bound to its receiver, or a closed macro.
 ///
@@ -10,8 +10,8 @@ import Foundation
 /// its row, and its command is decoded only when it runs or merges. So reading texts never fails,
 /// and an unknown kind is reported by the undo or redo that needs it. Its payload is not even read
 /// until then (see ``Decoding/payload()``): listing the texts of a history costs the texts.
-struct DurableEntry: HistoryEntry {
-    enum Content {
+package struct DurableEntry: HistoryEntry {
+    package enum Content {
         case command(any BoundCommand)
         case macro(text: String, children: [DurableEntry])
         // Boxed: copying an entry (the engine and the storage do, several times a push) then moves
@@ -19,9 +19,11 @@ struct DurableEntry: HistoryEntry {
         indirect case stored(StoredEntry, Decoding)
     }
 
-    var content: Content
+    package var content: Content
 
-    var text: String {
+    package init(content: Content) { self.content = content }
+
+    package var text: String {
         switch content {
         case .command(let command): command.text
         case .macro(let text, _): text
@@ -29,7 +31,7 @@ struct DurableEntry: HistoryEntry {
         }
     }
 
-    var actionText: String {
+    package var actionText: String {
         switch content {
         case .command(let command): command.actionText
         case .macro(let text, _): text
@@ -37,7 +39,7 @@ struct DurableEntry: HistoryEntry {
         }
     }
 
-    var mergeID: Int? {
+    package var mergeID: Int? {
         switch content {
         case .command(let command): command.mergeID
         case .macro: nil
@@ -45,13 +47,13 @@ struct DurableEntry: HistoryEntry {
         }
     }
 
-    var isObsolete: Bool {
+    package var isObsolete: Bool {
         // Obsolete entries are removed as soon as they turn so: a stored one never is.
         guard case .command(let command) = content else { return false }
         return command.isObsolete
     }
 
-    var isSignificant: Bool {
+    package var isSignificant: Bool {
         switch content {
         case .command(let command): command.isSignificant
         case .macro: true
@@ -60,7 +62,7 @@ struct DurableEntry: HistoryEntry {
     }
 
     /// Decodes a stored entry in place (no effect on decoded ones).
-    mutating func decode() throws {
+    package mutating func decode() throws {
         guard case .stored(var stored, let decoding) = content else { return }
         do {
             if stored.payload == nil { stored.payload = try decoding.payload() }
@@ -74,7 +76,7 @@ struct DurableEntry: HistoryEntry {
         }
     }
 
-    mutating func redo() throws {
+    package mutating func redo() throws {
         try decode()
         switch content {
         case .command(let command):
@@ -88,7 +90,7 @@ struct DurableEntry: HistoryEntry {
         }
     }
 
-    mutating func undo() throws {
+    package mutating func undo() throws {
         try decode()
         switch content {
         case .command(let command):
@@ -101,31 +103,48 @@ struct DurableEntry: HistoryEntry {
         }
     }
 
-    mutating func merge(with other: DurableEntry) -> Bool {
+    package mutating func merge(with other: DurableEntry) -> Bool {
         // An entry that no longer decodes merges with nothing: the new one is recorded apart.
         guard (try? decode()) != nil else { return false }
         guard case .command(let command) = content, case .command(let incoming) = other.content else { return false }
         return command.merge(with: incoming)
     }
 
-    static func macro(text: String, children: [DurableEntry]) -> DurableEntry {
+    package static func macro(text: String, children: [DurableEntry]) -> DurableEntry {
         DurableEntry(content: .macro(text: text, children: children))
     }
+}
+
+/// Where an entry read without its payload fetches it: the storage that read the entry's row
+/// (SQLite's, or the PostgreSQL one of `PostgreSQLCommandStore`).
+package protocol StoredPayloadSource: AnyObject {
+    /// The payload of the entry row at a sequence (`position`: for messages).
+    func payload(at sequence: Int64, position: Int) throws -> Data
 }
 
 /// What a stored entry needs to decode itself: the registered command types bound to the receiver,
 /// where the entry is (for messages: "/path: history entry 3"), and where its payload is when it
 /// was read without it.
-struct Decoding {
+package struct Decoding {
     let commands: BoundCommandDecoder
-    /// The database file.
+    /// The database file (or server and database).
     let path: String
     /// The entry's position when it was read (the storage forgets read entries when positions shift).
     let position: Int
     /// The storage that read the entry. Weak: the storage's cache holds entries, which hold this.
-    weak var storage: SQLiteHistoryStorage?
+    weak var storage: (any StoredPayloadSource)?
     /// The entry's row.
     let sequence: Int64
+
+    package init(
+        commands: BoundCommandDecoder, path: String, position: Int, storage: any StoredPayloadSource, sequence: Int64
+    ) {
+        self.commands = commands
+        self.path = path
+        self.position = position
+        self.storage = storage
+        self.sequence = sequence
+    }
 
     /// Reads the entry's payload from its row.
     ///

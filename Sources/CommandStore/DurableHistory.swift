@@ -222,7 +222,7 @@ public final class DurableHistory<Receiver> {
     public func command(at position: Int) throws -> DurableCommand<Receiver> {
         if cachedState.macroDepth > 0, position == storage.count, var open = engine.openMacroEntry() {
             try open.decode()
-            return try Self.command(from: open)
+            return try DurableCommand(open)
         }
         return try readCommitted {
             guard (0..<storage.count).contains(position) else {
@@ -234,29 +234,8 @@ public final class DurableHistory<Receiver> {
             }
             var entry = try storage.entry(at: position)
             try entry.decode()
-            return try Self.command(from: entry)
+            return try DurableCommand(entry)
         }.value
-    }
-
-    /// The public form of a decoded entry.
-    private static func command(from entry: DurableEntry) throws -> DurableCommand<Receiver> {
-        switch entry.content {
-        case .command(let bound):
-            guard let command = bound.persistentCommand as? any PersistentCommand<Receiver> else {
-                throw StoreError(.invalidCommandData, "a history entry of kind \(bound.kind) runs on another receiver")
-            }
-            return .command(command)
-        case .macro(let text, let children):
-            return .macro(
-                text: text,
-                children: try children.map { child in
-                    var child = child
-                    try child.decode()
-                    return try command(from: child)
-                })
-        case .stored:
-            throw StoreError(.invalidCommandData, "a history entry could not be decoded")
-        }
     }
 
     /// The record of the entry at a position: its identity, texts and time, as stored with it.

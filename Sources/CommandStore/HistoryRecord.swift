@@ -43,7 +43,7 @@ public struct HistoryRecord: Sendable, Hashable, Identifiable {
             }
         }
 
-        init(sequence: Int64, token: Int64?) {
+        package init(sequence: Int64, token: Int64?) {
             self.sequence = sequence
             self.token = token
         }
@@ -60,4 +60,12 @@ public struct HistoryRecord: Sendable, Hashable, Identifiable {
     /// Who recorded it: the ``DurableHistory/author`` of the history that pushed it, or `nil`
     /// when none was set (and for entries recorded before format 7).
     public var author: String?
+
+    package init(id: ID, text: String, actionText: String, date: Date?, author: String?) {
+        self.id = id
+        self.text = text
+        self.actionText = actionText
+        self.date = date
+        self.author = author
+    }
 }

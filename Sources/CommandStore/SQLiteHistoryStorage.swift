@@ -38,7 +38,7 @@ import SQLiteDatabase
 /// sixteenth); rows are bound from one reused array of typed `DatabaseValue`s rather than boxed
 /// `any DatabaseValueConvertible` (a tenth); the file's data version, not a statement, tells
 /// whether another connection committed (``reloadIfChangedElsewhere()``).
-final class SQLiteHistoryStorage: HistoryStorage {
+final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
     typealias Entry = DurableEntry
     typealias Failure = any Error
 

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// How an entry is stored: a command's kind, version and JSON, or a macro's text and children.
 ///
@@ -8,27 +8,27 @@ import Foundation
 /// The payload can be large (a big import, a macro of thousands of children), and reading texts
 /// does not need it: the storage reads a row without it (`payload == nil`) and fetches it only to
 /// decode or rewrite the entry. A macro's children always carry theirs.
-struct StoredEntry: Codable, Equatable {
+package struct StoredEntry: Codable, Equatable {
     /// The command kind, or `nil` for a macro.
-    var kind: String?
+    package var kind: String?
     /// The command version (1 for a macro).
-    var version: Int
+    package var version: Int
     /// The entry's text when it was stored.
-    var text: String
+    package var text: String
     /// The entry's action text when it was stored.
-    var actionText: String
+    package var actionText: String
     /// The entry's merge ID when it was stored.
-    var mergeID: Int?
+    package var mergeID: Int?
     /// Whether the entry was significant when it was stored.
-    var isSignificant: Bool
+    package var isSignificant: Bool
     /// The command's JSON; for a macro, its children's JSON. `nil`: not read yet (the row's texts
     /// were read without it).
-    var payload: Data?
+    package var payload: Data?
 
     /// The stored version of the macro format.
-    static let macroVersion = 1
+    package static let macroVersion = 1
 
-    init(
+    package init(
         kind: String?, version: Int, text: String, actionText: String, mergeID: Int?, isSignificant: Bool,
         payload: Data?
     ) {
@@ -41,7 +41,7 @@ struct StoredEntry: Codable, Equatable {
         self.payload = payload
     }
 
-    init(_ entry: DurableEntry, encoder: PayloadEncoder) throws {
+    package init(_ entry: DurableEntry, encoder: PayloadEncoder) throws {
         switch entry.content {
         case .command(let command):
             self.init(
@@ -86,7 +86,7 @@ struct StoredEntry: Codable, Equatable {
 
     // Written out for the payload: required in a macro's children (as before it became optional
     // in memory), so a child without one is invalid data, not a child whose data is "not read yet".
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         kind = try container.decodeIfPresent(String.self, forKey: .kind)
         version = try container.decode(Int.self, forKey: .version)
@@ -97,7 +97,7 @@ struct StoredEntry: Codable, Equatable {
         payload = try container.decode(Data.self, forKey: .payload)
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         guard let payload else {
             // Children are built by init(_:encoder:), which always fetches the payload.
             throw EncodingError.invalidValue(
@@ -116,7 +116,9 @@ struct StoredEntry: Codable, Equatable {
     /// The entry this stores, its commands decoded and bound to the receiver.
     ///
     /// - Precondition: The payload has been read (`payload != nil`).
-    func decode(with commands: BoundCommandDecoder, decoder: JSONDecoder, context: String) throws -> DurableEntry {
+    package func decode(
+        with commands: BoundCommandDecoder, decoder: JSONDecoder, context: String
+    ) throws -> DurableEntry {
         guard let payload else { preconditionFailure("\(context): decoding an entry whose payload was not read") }
         guard let kind else {
             guard version == Self.macroVersion else {

@@ -32,6 +32,19 @@ extension HistoryFixture {
 enum Conformer: String, CaseIterable, CustomTestStringConvertible {
     case undoStack
     case durableHistory
+    #if PostgreSQL
+    case postgreSQLHistory
+    #endif
+
+    /// The conformers the suite runs on here: PostgreSQL's when a server is named (and in CI,
+    /// where its absence then fails the suite).
+    static var available: [Conformer] {
+        #if PostgreSQL
+        allCases.filter { $0 != .postgreSQLHistory || PostgreSQLTestServer.isEnabled }
+        #else
+        allCases
+        #endif
+    }
 
     var testDescription: String { rawValue }
 
@@ -44,6 +57,12 @@ enum Conformer: String, CaseIterable, CustomTestStringConvertible {
             let fixture = try DurableFixture()
             defer { fixture.remove() }
             try body(fixture)
+        #if PostgreSQL
+        case .postgreSQLHistory:
+            let fixture = try PostgreSQLFixture()
+            defer { fixture.remove() }
+            try body(fixture)
+        #endif
         }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 /// Every ``UndoHistory`` requirement, once per conformer: the same calls must mean the same on an
 /// in-memory stack and on a durable history.
 @Suite struct UndoHistoryTests {
-    static let conformers = Conformer.allCases
+    static let conformers = Conformer.available
 
     @Test(arguments: conformers) func stateFollowsPushUndoAndRedo(_ conformer: Conformer) throws {
         try conformer.withFixture { try Self.stateFollowsPushUndoAndRedo($0) }
@@ -359,6 +359,12 @@ extension Conformer {
             let fixture = try DurableFixture()
             defer { fixture.remove() }
             try await body(fixture)
+        #if PostgreSQL
+        case .postgreSQLHistory:
+            let fixture = try PostgreSQLFixture()
+            defer { fixture.remove() }
+            try await body(fixture)
+        #endif
         }
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Writes a command's JSON: what `JSONEncoder` (default strategies) writes, for `JSONDecoder` to
 /// read back.
@@ -19,14 +19,16 @@ import Foundation
 /// boxing in its intermediate representation; the stream writes the bytes directly into one
 /// reused buffer. The figures, and the measurement that showed the fallback never runs in the
 /// benchmarks' workloads, are in BENCHMARKS.md ("Durable history", "The payload codec").
-struct PayloadEncoder {
+package struct PayloadEncoder {
     /// Kept from one call to the next, so its buffers are allocated once.
     private let reusableStream = PayloadStream()
 
     /// Returns the JSON of `value`.
     ///
     /// - Throws: `EncodingError.invalidValue` for a non-finite number, or what `value` throws.
-    func encode<T: Encodable>(_ value: T) throws -> Data {
+    package init() {}
+
+    package func encode<T: Encodable>(_ value: T) throws -> Data {
         // A value that encodes with this same encoder inside its own encoding gets a stream of its own.
         let stream = reusableStream.isInUse ? PayloadStream() : reusableStream
         stream.begin()

@@ -1,0 +1,369 @@
+#if PostgreSQL
+internal import CommandKit
+import CommandStore
+import Foundation
+import PostgreSQLDatabase
+
+/// The shared engine's `HistoryStorage` on PostgreSQL: one row per entry and a one-row header,
+/// the layout of CommandStore's SQLite storage without its single-machine tricks.
+///
+/// Position `p` is sequence `base + p`; trimming deletes rows and advances `base`. The header
+/// (count, index, clean index, undo limit, revision) is read at the start of every write
+/// transaction, locked (``reload(locking:)``), and written once at its end when the operation
+/// changed something (``flush()``), raising the revision by one. Entries are read without their
+/// payload for texts, and decoded on demand, as on SQLite.
+///
+/// Every statement goes through ``run(_:)``, which keeps the first PostgreSQL error of the
+/// transaction: the engine and the entries swallow some errors (an entry that does not decode is
+/// recorded apart), and after a failed statement PostgreSQL refuses every other one in the
+/// transaction, so the owner rethrows this first error, a serialization failure it then retries.
+final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
+    typealias Entry = DurableEntry
+    typealias Failure = any Error
+
+    let connection: PostgreSQLConnection
+    let commands: BoundCommandDecoder
+    let statements: HistoryStatements
+
+    private(set) var base: Int64 = 0
+    private(set) var count = 0
+    private(set) var index = 0
+    private(set) var cleanIndex: Int? = 0
+    /// Persisted for the owner; the engine keeps its own copy.
+    var undoLimit = 0 {
+        didSet { if undoLimit != oldValue { changed = true } }
+    }
+    /// The revision as last read or written: every committed change raises it by one.
+    private(set) var revision: Int64 = 0
+    /// The author recorded with each new entry.
+    var author: String?
+    /// Whether the operation under way changed the history (its commit then takes a revision).
+    private var changed = false
+    /// The first PostgreSQL error since ``beginTransaction()`` (see the type's notes).
+    private(set) var firstFailure: PostgreSQLError?
+
+    private var tokens = EntryTokenGenerator()
+    private let encoder = PayloadEncoder()
+    private let decoder = JSONDecoder()
+
+    /// Entries read or written, by sequence, with their stored form and identity.
+    private var cache: [Int64: Cached] = [:]
+    /// Whether the cache and header hold committed rows only (``noteCommitted()``): false from the
+    /// start of a write until its commit, so a rolled-back write's rows are never kept.
+    private(set) var cacheIsCommitted = false
+
+    private struct Cached {
+        var entry: Entry
+        var stored: StoredEntry
+        var identity: EntryIdentity
+    }
+
+    init(connection: PostgreSQLConnection, commands: BoundCommandDecoder, statements: HistoryStatements) {
+        self.connection = connection
+        self.commands = commands
+        self.statements = statements
+    }
+
+    /// Where the history is, for messages ("ada@db:5432/albums, history commandstore_history").
+    var place: String { "\(connection.displayName), history \(statements.channel)" }
+
+    // MARK: Statements
+
+    /// Runs a statement, keeping the transaction's first PostgreSQL error.
+    func run<T>(_ statement: () throws(PostgreSQLError) -> T) throws(PostgreSQLError) -> T {
+        do {
+            return try statement()
+        } catch {
+            if firstFailure == nil { firstFailure = error }
+            throw error
+        }
+    }
+
+    func query(_ sql: String, _ parameters: [(any PostgreSQLValue)?] = []) throws(PostgreSQLError) -> [PostgreSQLRow] {
+        try run { () throws(PostgreSQLError) in try connection.query(sql, parameters) }
+    }
+
+    func execute(_ sql: String, _ parameters: [(any PostgreSQLValue)?] = []) throws(PostgreSQLError) {
+        try run { () throws(PostgreSQLError) in _ = try connection.execute(sql, parameters) }
+    }
+
+    /// Forgets the last transaction's first error: call as each transaction (or attempt) begins.
+    func beginTransaction() {
+        firstFailure = nil
+        changed = false
+    }
+
+    // MARK: The header
+
+    /// Rereads the header (locking it until the transaction ends, for a write). The cached entries
+    /// are kept when they are committed rows of the revision read (nobody changed the history
+    /// since: a push then reads no row to merge with), and forgotten otherwise.
+    func reload(locking: Bool) throws {
+        let keptRevision = cacheIsCommitted ? revision : nil
+        cacheIsCommitted = false
+        changed = false
+        let rows = try query(locking ? statements.selectHeaderForUpdate : statements.selectHeader)
+        guard let row = rows.first else {
+            throw StoreError(.corruptDatabase, "\(place) has no header row (its tables were changed by hand?)")
+        }
+        guard let base = try row.decode(Int64.self, at: 0), let count = try row.decode(Int.self, at: 1),
+            let index = try row.decode(Int.self, at: 2), let undoLimit = try row.decode(Int.self, at: 4),
+            let revision = try row.decode(Int64.self, at: 5), count >= 0, (0...count).contains(index)
+        else {
+            throw StoreError(.corruptDatabase, "\(place) has a damaged header row")
+        }
+        let cleanIndex = try row.decode(Int.self, at: 3)
+        if let cleanIndex, !(0...count).contains(cleanIndex) {
+            throw StoreError(.corruptDatabase, "\(place) has a damaged header row")
+        }
+        if revision != keptRevision { cache.removeAll(keepingCapacity: true) }
+        self.base = base
+        self.count = count
+        self.index = index
+        self.cleanIndex = cleanIndex
+        self.undoLimit = undoLimit
+        self.revision = revision
+        changed = false
+    }
+
+    /// Records that the transaction that read or wrote the cache committed (or read only).
+    func noteCommitted() {
+        cacheIsCommitted = true
+    }
+
+    /// The revision as committed now: one statement, reading the header's one row.
+    func committedRevision() throws -> Int64 {
+        let rows = try query(statements.selectRevision)
+        guard let revision = try rows.first?.decode(Int64.self, at: 0) else {
+            throw StoreError(.corruptDatabase, "\(place) has no header row")
+        }
+        return revision
+    }
+
+    /// Writes the header when the operation changed the history, taking the next revision.
+    ///
+    /// - Parameter notifying: Whether the same statement sends the NOTIFY of the new revision
+    ///   (one round trip less per push than a statement of its own).
+    /// - Returns: Whether it wrote (the commit is then a change other clients must hear of).
+    @discardableResult
+    func flush(notifying: Bool = false) throws -> Bool {
+        guard changed else { return false }
+        let rows =
+            notifying
+            ? try query(
+                statements.updateHeaderAndNotify, [base, count, index, cleanIndex, undoLimit, statements.channel])
+            : try query(statements.updateHeader, [base, count, index, cleanIndex, undoLimit])
+        guard let revision = try rows.first?.decode(Int64.self, at: 0) else {
+            throw StoreError(.corruptDatabase, "\(place) lost its header row")
+        }
+        self.revision = revision
+        changed = false
+        return true
+    }
+
+    // MARK: Entries
+
+    func sequence(at position: Int) -> Int64 { base + Int64(position) }
+
+    private func load(at position: Int) throws -> Cached {
+        precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
+        let sequence = sequence(at: position)
+        if let cached = cache[sequence] { return cached }
+        guard let row = try query(statements.selectEntry, [sequence]).first else {
+            throw StoreError(.corruptDatabase, "\(place) has lost history entry \(position) (sequence \(sequence))")
+        }
+        guard let version = try row.decode(Int.self, at: 1), let text = try row.decode(String.self, at: 2),
+            let actionText = try row.decode(String.self, at: 3), let significant = try row.decode(Bool.self, at: 5)
+        else {
+            throw StoreError(
+                .corruptDatabase, "\(place) has a damaged history entry \(position) (sequence \(sequence))")
+        }
+        let stored = StoredEntry(
+            kind: try row.decode(String.self, at: 0), version: version, text: text, actionText: actionText,
+            mergeID: try row.decode(Int.self, at: 4), isSignificant: significant, payload: nil)
+        let identity = EntryIdentity(
+            token: try row.decode(Int64.self, at: 6), recordedAt: try row.decode(Int64.self, at: 7),
+            author: try row.decode(String.self, at: 8))
+        let cached = Cached(
+            entry: Entry(
+                content: .stored(
+                    stored,
+                    Decoding(commands: commands, path: place, position: position, storage: self, sequence: sequence))),
+            stored: stored, identity: identity)
+        cache[sequence] = cached
+        return cached
+    }
+
+    /// The entry with its payload read (to run or rewrite it).
+    private func loadWithPayload(at position: Int) throws -> Cached {
+        var loaded = try load(at: position)
+        guard loaded.stored.payload == nil else { return loaded }
+        let sequence = sequence(at: position)
+        loaded.stored.payload = try payload(at: sequence, position: position)
+        loaded.entry = Entry(
+            content: .stored(
+                loaded.stored,
+                Decoding(commands: commands, path: place, position: position, storage: self, sequence: sequence)))
+        cache[sequence] = loaded
+        return loaded
+    }
+
+    func payload(at sequence: Int64, position: Int) throws -> Data {
+        guard let row = try query(statements.selectPayload, [sequence]).first else {
+            throw StoreError(.corruptDatabase, "\(place) has lost history entry \(position) (sequence \(sequence))")
+        }
+        guard let payload = try row.decode(Data.self, at: 0) else {
+            throw StoreError(.corruptDatabase, "\(place) has history entry \(position) without its data")
+        }
+        return payload
+    }
+
+    /// What the history holds about the entry at a position: its identity, texts and time.
+    func record(at position: Int) throws -> HistoryRecord {
+        let loaded = try load(at: position)
+        return HistoryRecord(
+            id: HistoryRecord.ID(sequence: sequence(at: position), token: loaded.identity.token),
+            text: loaded.stored.text, actionText: loaded.stored.actionText,
+            date: loaded.identity.recordedAt.map { Date(timeIntervalSince1970: Double($0) / 1000) },
+            author: loaded.identity.author)
+    }
+
+    /// The row's values after its sequence, in the column order of `insertEntry` and `updateEntry`.
+    private func values(of stored: StoredEntry) -> [(any PostgreSQLValue)?] {
+        [
+            stored.kind, stored.version, stored.text, stored.actionText, stored.mergeID, stored.isSignificant,
+            stored.payload,
+        ]
+    }
+
+    // MARK: HistoryStorage
+
+    func entry(at position: Int) throws -> Entry {
+        try load(at: position).entry
+    }
+
+    func append(_ entry: Entry) throws {
+        let stored = try StoredEntry(entry, encoder: encoder)
+        let sequence = sequence(at: count)
+        let identity = EntryIdentity(token: tokens.next(), recordedAt: EntryIdentity.now(), author: author)
+        try execute(
+            statements.insertEntry,
+            [sequence] + values(of: stored) + [identity.token, identity.recordedAt, identity.author])
+        cache[sequence] = Cached(entry: entry, stored: stored, identity: identity)
+        count += 1
+        changed = true
+    }
+
+    func replaceEntry(at position: Int, with entry: Entry) throws {
+        try write(entry, at: position, identity: try load(at: position).identity, unlessEqualTo: nil)
+        changed = true
+    }
+
+    private func write(
+        _ entry: Entry, at position: Int, identity: EntryIdentity, unlessEqualTo previous: StoredEntry?
+    ) throws {
+        let stored = try StoredEntry(entry, encoder: encoder)
+        let sequence = sequence(at: position)
+        if stored != previous {
+            try execute(statements.updateEntry, [sequence] + values(of: stored))
+        }
+        cache[sequence] = Cached(entry: entry, stored: stored, identity: identity)
+    }
+
+    func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) throws -> Result {
+        let loaded = try loadWithPayload(at: position)
+        var entry = loaded.entry
+        // Decoded first, as on SQLite: an entry obsolete as decoded is skipped, not run once more.
+        try? entry.decode()
+        changed = true
+        let result = try body(&entry)
+        try write(entry, at: position, identity: loaded.identity, unlessEqualTo: loaded.stored)
+        return result
+    }
+
+    func removeEntries(from position: Int) throws {
+        let first = sequence(at: position)
+        try discardEntries(from: first, upTo: sequence(at: count))
+        try execute(statements.deleteFrom, [first])
+        cache = cache.filter { $0.key < first }
+        if position < count { changed = true }
+        count = position
+    }
+
+    func removeFirstEntries(_ k: Int) throws {
+        let newBase = sequence(at: k)
+        try discardEntries(from: base, upTo: newBase)
+        try execute(statements.deleteBefore, [newBase])
+        cache = cache.filter { $0.key >= newBase }
+        base = newBase
+        count -= k
+        changed = true
+    }
+
+    func removeEntry(at position: Int) throws {
+        let sequence = sequence(at: position)
+        try execute(statements.deleteOne, [sequence])
+        try execute(statements.shiftDownStart, [sequence])
+        try execute(statements.shiftDownFinish)
+        cache.removeAll(keepingCapacity: true)
+        count -= 1
+        changed = true
+    }
+
+    func setIndex(_ index: Int) throws {
+        guard index != self.index else { return }
+        self.index = index
+        changed = true
+    }
+
+    func setCleanIndex(_ cleanIndex: Int?) throws {
+        guard cleanIndex != self.cleanIndex else { return }
+        self.cleanIndex = cleanIndex
+        changed = true
+    }
+
+    // MARK: Discard actions
+
+    /// Runs the discard actions (`CommandRegistry.register(_:whenDiscarded:)`) of the entries at
+    /// sequences `first ..< end`, about to be removed, macros' children included.
+    private func discardEntries(from first: Int64, upTo end: Int64) throws {
+        guard !commands.discardingKinds.isEmpty, first < end else { return }
+        for row in try query(statements.selectRange, [first, end]) {
+            let sequence = try row.decode(Int64.self, at: 0) ?? 0
+            let context = "\(place): history entry \(Int(sequence - base)) (sequence \(sequence))"
+            let kind = try row.decode(String.self, at: 1)
+            if let kind, !commands.discardingKinds.contains(kind) { continue }
+            guard let payload = try row.decode(Data.self, at: 3) else {
+                throw StoreError(.corruptDatabase, "\(context) has no data to discard")
+            }
+            guard let kind else {
+                try discard(try decoder.decode([StoredEntry].self, from: payload), context: context)
+                continue
+            }
+            try commands.discard(
+                kind: kind, version: try row.decode(Int.self, at: 2) ?? 1, payload: payload, context: context)
+        }
+    }
+
+    /// Runs the discard actions of a macro's children, nested macros included.
+    private func discard(_ children: [StoredEntry], context: String) throws {
+        for child in children {
+            guard let payload = child.payload else { continue }
+            if let kind = child.kind {
+                try commands.discard(kind: kind, version: child.version, payload: payload, context: context)
+            } else {
+                try discard(try decoder.decode([StoredEntry].self, from: payload), context: context)
+            }
+        }
+    }
+
+    // MARK: Steps
+
+    /// The entries at positions `start..<end` that begin a step (one statement, no payload read).
+    func stepStarts(from start: Int, to end: Int) throws -> Int {
+        guard start < end else { return 0 }
+        let rows = try query(statements.countStepStarts, [sequence(at: start), sequence(at: end)])
+        return try rows.first?.decode(Int.self, at: 0) ?? 0
+    }
+}
+#endif

@@ -1,0 +1,160 @@
+#if PostgreSQL
+import CommandKit
+import CommandStore
+import PostgreSQLCommandStore
+import PostgreSQLDatabase
+import Testing
+import TestSupport
+
+/// Model-based randomized test: random sequences of pushes (significant or not), undos, redos,
+/// counted undos and redos, jumps, macros, clean marks, limits, clears and failing commands run on
+/// the PostgreSQL history and on `DurableHistory` (SQLite, the oracle), compared after every
+/// step: the state with its texts, every entry's text, the receiver's lines, and whether the call
+/// threw. Both roll a failed call back whole, so they must agree exactly. The seed is printed.
+@Suite(.enabled(if: TestServer.isEnabled, "COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)"))
+struct HistoryModelTests {
+    static let seed: UInt64 = 0x5EED_2026_1202
+    static let sequences = 40
+
+    @Test func randomSequencesMatchTheSQLiteHistory() throws {
+        print("HistoryModelTests seed=\(Self.seed) sequences=\(Self.sequences)")
+        let database = try TestServer.Database()
+        defer { database.drop() }
+        var checked = 0
+        for sequence in 0..<Self.sequences {
+            // One history per sequence, under its own prefix, beside the others in the schema.
+            let connection = try database.connect()
+            let lines = try Lines(connection: connection)
+            try connection.execute("DELETE FROM line")
+            let history = try PostgreSQLHistory(
+                connection: connection, receiver: lines, registry: Lines.registry, tablePrefix: "h\(sequence)")
+            let oracle = try SQLiteClient()
+            defer { oracle.remove() }
+            let failure = try run(
+                seed: Self.seed &+ UInt64(sequence), history: history, lines: lines, oracle: oracle, checked: &checked)
+            if let failure {
+                Issue.record("seed=\(Self.seed &+ UInt64(sequence)) (sequence \(sequence)): \(failure)")
+                return
+            }
+        }
+        #expect(checked > Self.sequences * 10)
+    }
+
+    /// One sequence; the description of the first disagreement, or `nil`.
+    func run(
+        seed: UInt64, history: PostgreSQLHistory<Lines>, lines: Lines, oracle: SQLiteClient, checked: inout Int
+    ) throws -> String? {
+        var random = SplitMix64(seed: seed)
+        var log: [String] = []
+        var next = 1
+        let steps = Int(random.next() % 40) + 10
+
+        func compare() throws -> String? {
+            checked += 1
+            let (real, model) = (history.state, oracle.history.state)
+            if real != model { return "state \(real) != oracle \(model)" }
+            let texts = try (0..<history.count).map { try history.text(at: $0) }
+            let modelTexts = try (0..<oracle.history.count).map { try oracle.history.text(at: $0) }
+            if texts != modelTexts { return "texts \(texts) != oracle \(modelTexts)" }
+            if try lines.lines() != oracle.lines.lines() {
+                return "lines \(try lines.lines()) != oracle \(try oracle.lines.lines())"
+            }
+            if history.undoRecord?.text != oracle.history.undoRecord?.text { return "undo records differ" }
+            return nil
+        }
+
+        func both(_ name: String, _ real: () throws -> Void, _ model: () throws -> Void) -> String? {
+            log.append(name)
+            var realError: (any Error)?
+            var modelError: (any Error)?
+            do { try real() } catch { realError = error }
+            do { try model() } catch { modelError = error }
+            if (realError == nil) != (modelError == nil) {
+                return
+                    "\(name): PostgreSQL threw \(String(describing: realError)), SQLite threw \(String(describing: modelError))"
+            }
+            if let realError, let modelError, code(realError) != code(modelError) {
+                return "\(name): PostgreSQL threw \(realError), SQLite threw \(modelError)"
+            }
+            return nil
+        }
+
+        for _ in 0..<steps {
+            let roll = random.next() % 100
+            var mismatch: String?
+            switch roll {
+            case 0..<36:
+                let line = "l\(next)"
+                let significant = random.next() % 6 != 0
+                next += 1
+                mismatch = both(
+                    "push \(line)\(significant ? "" : " (insignificant)")",
+                    { try history.push(AddLine(line: line, significant: significant)) },
+                    { try oracle.history.push(SQLiteLine(line: line, significant: significant)) })
+            case 36..<48:
+                mismatch = both("undo", { try history.undo() }, { try oracle.history.undo() })
+            case 48..<53:
+                let k = Int(random.next() % 3) + 1
+                mismatch = both(
+                    "undo \(k) steps", { try history.undo(steps: k) }, { try oracle.history.undo(steps: k) })
+            case 53..<62:
+                mismatch = both("redo", { try history.redo() }, { try oracle.history.redo() })
+            case 62..<66:
+                let k = Int(random.next() % 3) + 1
+                mismatch = both(
+                    "redo \(k) steps", { try history.redo(steps: k) }, { try oracle.history.redo(steps: k) })
+            case 66..<71:
+                let target = Int(random.next() % UInt64(oracle.history.count + 3)) - 1
+                mismatch = both(
+                    "jump \(target)", { try history.setIndex(target) }, { try oracle.history.setIndex(target) })
+            case 71..<77:
+                let text = "M\(next)"
+                mismatch = both(
+                    "begin \(text)", { try history.beginMacro(text) }, { try oracle.history.beginMacro(text) })
+            case 77..<84:
+                mismatch = both("end", { try history.endMacro() }, { try oracle.history.endMacro() })
+            case 84..<88:
+                mismatch = both("setClean", { try history.setClean() }, { try oracle.history.setClean() })
+            case 88..<90:
+                mismatch = both("resetClean", { try history.resetClean() }, { try oracle.history.resetClean() })
+            case 90..<91:
+                mismatch = both("clear", { try history.clear() }, { try oracle.history.clear() })
+            case 91..<95:
+                let limit = Int(random.next() % 6)
+                mismatch = both(
+                    "limit \(limit)", { try history.setUndoLimit(limit) }, { try oracle.history.setUndoLimit(limit) })
+            default:
+                let countdown = Int(random.next() % 3) + 1
+                log.append("fail in \(countdown)")
+                lines.failCountdown = countdown
+                oracle.lines.failCountdown = countdown
+            }
+            if let mismatch { return "\(mismatch)\n  ops: \(log.joined(separator: ", "))" }
+            if let mismatch = try compare() {
+                return "after \(log.last ?? ""): \(mismatch)\n  ops: \(log.joined(separator: ", "))"
+            }
+        }
+        // Close what is open, stop failures, then undo and redo everything.
+        lines.failCountdown = 0
+        oracle.lines.failCountdown = 0
+        while oracle.history.macroDepth > 0 {
+            if let m = both("end", { try history.endMacro() }, { try oracle.history.endMacro() }) { return m }
+        }
+        while oracle.history.canUndo {
+            if let m = both("undo", { try history.undo() }, { try oracle.history.undo() }) { return m }
+            if let mismatch = try compare() { return "undoing all: \(mismatch)\n  ops: \(log.joined(separator: ", "))" }
+        }
+        while oracle.history.canRedo {
+            if let m = both("redo", { try history.redo() }, { try oracle.history.redo() }) { return m }
+            if let mismatch = try compare() { return "redoing all: \(mismatch)\n  ops: \(log.joined(separator: ", "))" }
+        }
+        return nil
+    }
+
+    private func code(_ error: any Error) -> String {
+        if let refusal = (error as? any UndoHistoryError)?.undoErrorCode { return "\(refusal)" }
+        if error is LineFailure { return "line failure" }
+        return "\(type(of: error))"
+    }
+}
+#endif
