@@ -29,14 +29,17 @@ import Testing
         "LibraryAPI+ImportStaging.swift: table.rawValue": "BatchTable's raw values: import_batch, replaced_album",
         "PostgreSQLConnection+Transactions.swift: isolation.rawValue":
             "Isolation's raw values: READ COMMITTED, REPEATABLE READ, SERIALIZABLE",
+        "HistoryStatements.swift: header":
+            "<prefix>_header, the prefix checked in HistoryStatements.init to be [a-z_][a-z0-9_]*, at most 48 bytes",
+        "HistoryStatements.swift: entry": "<prefix>_entry, the same checked prefix",
         "PostgreSQLConnection+Notifications.swift: quoted":
             "a channel name quoted as an identifier by libpq's PQescapeIdentifier (LISTEN takes no parameters)",
     ]
 
     /// The shipped modules (not benchmarks, fuzzers or test helpers).
     static let modules = [
-        "CommandKit", "LaunchKit", "SQLiteDatabase", "CommandStore", "AlbumLibrary", "PostgreSQLDatabase", "AlbumsApp",
-        "albums",
+        "CommandKit", "LaunchKit", "SQLiteDatabase", "CommandStore", "AlbumLibrary", "PostgreSQLDatabase",
+        "PostgreSQLCommandStore", "AlbumsApp", "albums",
     ]
 
     @Test func noSQLIsBuiltFromValues() throws {
