@@ -26,6 +26,7 @@ extension AlbumsApp {
                     return .failure(ServerRefusal(error.message))
                 }
             })
+        configuration.maximumEventStreams = options.maximumEventStreams
         // Tests only: a heartbeat they need not wait 15 seconds for.
         if let milliseconds = environment[Self.testHeartbeatVariable].flatMap(Int.init), milliseconds > 0 {
             configuration.heartbeatInterval = .milliseconds(milliseconds)

@@ -49,6 +49,14 @@ struct APIRouter: Sendable {
             let state = try await library.state(offset: offset, limit: limit, search: search, mineOf: mine)
             return .json(state)
         case (.GET, "/api/events"):
+            guard events.reserve() else {
+                var refusal = ServerResponse.error(
+                    .serviceUnavailable, code: "too-many-streams",
+                    "\(events.limit) pages already follow this library (albums serve --max-streams); close one, or try again later"
+                )
+                refusal.extraHeaders.append(("Retry-After", "5"))
+                return refusal
+            }
             let revision = await library.revision
             return ServerResponse(
                 kind: .eventStream, status: .ok, contentType: "text/event-stream",

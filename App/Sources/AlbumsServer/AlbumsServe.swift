@@ -28,7 +28,9 @@ public enum AlbumsServe: Sendable {
     ) async throws -> LaunchReport {
         var logger = Logger(label: "albums.serve")
         logger.logLevel = .notice
-        let events = EventStreams(heartbeatInterval: configuration.heartbeatInterval, logger: logger)
+        let events = EventStreams(
+            heartbeatInterval: configuration.heartbeatInterval, limit: configuration.maximumEventStreams,
+            logger: logger)
         let library = LibraryService(session: session, configuration: configuration, events: events)
         let libraryGone = library.libraryGone
         // Port 0: the Host check takes the port the system chose, once the socket is bound.

@@ -14,10 +14,15 @@ import NIOHTTP1
 ///
 /// A stream's client that stops reading cannot hold the server's memory: each stream's socket
 /// buffer is small and at most ``bufferLimit`` bytes wait in the server behind it; a stream over
-/// that is dropped (its client's `EventSource` reconnects when it reads again).
+/// that is dropped (its client's `EventSource` reconnects when it reads again). At most
+/// ``limit`` streams are open at once: each holds a connection and a descriptor, so the stream
+/// past the limit is refused (503) before its response starts, rather than the server running
+/// out of descriptors for everyone.
 final class EventStreams: Sendable {
     private struct State {
         var channels: [ObjectIdentifier: any Channel] = [:]
+        /// Streams admitted by ``reserve()`` whose channel has not joined yet.
+        var reserved = 0
         var isClosed = false
         /// The revision last sent, which each heartbeat repeats.
         var revision = 0
@@ -26,6 +31,8 @@ final class EventStreams: Sendable {
     private let state = LockedState(State())
     /// How often each stream gets a heartbeat.
     let heartbeatInterval: Duration
+    /// The most streams open (or admitted) at once.
+    let limit: Int
     private let logger: Logger
 
     /// The most bytes a stream may have waiting in the server (behind its socket's buffer)
@@ -35,8 +42,9 @@ final class EventStreams: Sendable {
     /// and what waits in the system's buffer for a client that does not read is memory too.
     static let socketBufferBytes = 8 * 1024
 
-    init(heartbeatInterval: Duration, logger: Logger) {
+    init(heartbeatInterval: Duration, limit: Int, logger: Logger) {
         self.heartbeatInterval = heartbeatInterval
+        self.limit = limit
         self.logger = logger
     }
 
@@ -58,11 +66,24 @@ final class EventStreams: Sendable {
         return Array("event: heartbeat\ndata: {\"interval\":\(Int(milliseconds)),\"revision\":\(revision)}\n\n".utf8)
     }
 
-    /// Adds a channel whose response head and opening bytes are written; it leaves the set when
-    /// it closes. A channel that arrives after ``closeAll()`` is closed at once.
+    /// Admits one more stream, whose channel ``add(_:)`` then brings: `false` when ``limit``
+    /// streams are open or admitted already. Deciding here, before the response starts, lets the
+    /// refusal be a whole 503 response.
+    func reserve() -> Bool {
+        state.withLock { state in
+            guard state.channels.count + state.reserved < limit else { return false }
+            state.reserved += 1
+            return true
+        }
+    }
+
+    /// Adds a channel admitted by ``reserve()`` whose response head and opening bytes are
+    /// written; it leaves the set when it closes. A channel that arrives after ``closeAll()`` is
+    /// closed at once.
     func add(_ channel: any Channel) {
         let key = ObjectIdentifier(channel)
         let isClosed = state.withLock { state in
+            state.reserved = max(state.reserved - 1, 0)
             if !state.isClosed { state.channels[key] = channel }
             return state.isClosed
         }

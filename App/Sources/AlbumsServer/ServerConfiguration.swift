@@ -14,6 +14,13 @@ public struct ServerConfiguration: Sendable {
     public var checkAuthor: @Sendable (String) -> Result<String, ServerRefusal>
     /// The largest request body accepted, in bytes.
     public var maximumBodyBytes: Int
+    /// The most event streams open at once (256 unless set, at least 1): a page holds one, and
+    /// each holds a connection, a descriptor and a buffer; one more is refused with 503.
+    public var maximumEventStreams: Int {
+        get { streamLimit }
+        set { streamLimit = max(newValue, 1) }
+    }
+    private var streamLimit = 256
     /// How long the server waits for requests in progress when it is asked to stop.
     public var drainTimeLimit: Duration
     /// How often each event stream gets a heartbeat (15 seconds; the tests ask for less, through

@@ -17,6 +17,9 @@ import Testing
         ])
         #expect(request.action == .serve(ServeOptions(port: 0, host: "0.0.0.0", token: "abcdefgh12")))
         #expect(request.options.databasePath == "/tmp/x.sqlite")
+        #expect(ServeOptions().maximumEventStreams == 256)
+        let limited = try CommandLineParser.parse(["albums", "serve", "--max-streams", "3"])
+        #expect(limited.action == .serve(ServeOptions(maximumEventStreams: 3)))
     }
 
     @Test(arguments: [
@@ -26,6 +29,9 @@ import Testing
         (["--host", "a/b"], "--host 'a/b' is not an address"),
         (["--token", "short"], "--token needs at least 8 printable ASCII characters, without spaces or ';'"),
         (["--token", "with space 123"], "--token needs at least 8 printable ASCII characters, without spaces or ';'"),
+        (["--max-streams", "0"], "--max-streams '0' is not a count from 1 to 10000"),
+        (["--max-streams", "10001"], "--max-streams '10001' is not a count from 1 to 10000"),
+        (["--max-streams", "many"], "--max-streams 'many' is not a count from 1 to 10000"),
     ])
     func badWordsAreOneLineUsageErrors(_ words: [String], _ message: String) {
         do {

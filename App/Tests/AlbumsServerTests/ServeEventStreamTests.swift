@@ -70,4 +70,40 @@ struct ServeEventStreamTests {
         #expect(!healthyStream.isEnded)
         #expect(server.standardError.components(separatedBy: "dropped an event stream").count == 2, "one dropped")
     }
+
+    @Test("past --max-streams a stream is refused with 503 and one line; a closed stream makes room")
+    func streamLimit() async throws {
+        let server = try await ServerProcess(arguments: ["--max-streams", "2"])
+        defer { Task { await server.finish() } }
+        let request = RawHTTP.requestBytes("GET", "/api/events", port: server.port)
+        let (first, firstStream) = try await RawHTTP.open(port: server.port, bytes: request)
+        defer { first.close(promise: nil) }
+        let (second, secondStream) = try await RawHTTP.open(port: server.port, bytes: request)
+        defer { second.close(promise: nil) }
+        for stream in [firstStream, secondStream] {
+            try await eventually("the stream opened") { stream.text.contains("event: revision") }
+        }
+
+        let refused = try await RawHTTP.send("GET", "/api/events", port: server.port)
+        #expect(refused.status == 503)
+        #expect((refused.json["error"] as? [String: Any])?["code"] as? String == "too-many-streams")
+        #expect(
+            refused.errorMessage
+                == "2 pages already follow this library (albums serve --max-streams); close one, or try again later")
+        #expect(refused.header("Retry-After") == "5")
+        // The rest of the API is not limited, and the open streams go on.
+        #expect(try await RawHTTP.send("GET", "/api/state", port: server.port).status == 200)
+        #expect(!firstStream.isEnded && !secondStream.isEnded)
+
+        try await first.close()
+        // The server forgets a stream when it sees the connection close: look until it has. A
+        // stream that opens stays open, so each look reads only the status line.
+        let status = try await poll(every: .milliseconds(20)) { () async throws -> String? in
+            let (channel, stream) = try await RawHTTP.open(port: server.port, bytes: request)
+            defer { channel.close(promise: nil) }
+            try await eventually("an answer") { stream.text.contains("\r\n\r\n") }
+            return stream.text.hasPrefix("HTTP/1.1 503") ? nil : String(stream.text.prefix(15))
+        }
+        #expect(status == "HTTP/1.1 200 OK", "no room after a stream closed")
+    }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `albums serve [--port N] [--host ADDR] [--token T]`.
+/// `albums serve [--port N] [--host ADDR] [--token T] [--max-streams N]`.
 struct ServeSubcommand: AlbumsSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
@@ -27,6 +27,12 @@ struct ServeSubcommand: AlbumsSubcommand {
             "The secret every request must carry (default: generated, off loopback).", valueName: "token"))
     var token: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The most pages that follow the library at once (default 256); one more is refused with 503.",
+            valueName: "count"))
+    var maxStreams: String?
+
     func action() throws(UsageError) -> AlbumsAction {
         var options = ServeOptions()
         if let port {
@@ -51,6 +57,14 @@ struct ServeSubcommand: AlbumsSubcommand {
             }
             options.token = token
         }
+        if let maxStreams {
+            guard let count = Int(maxStreams), (1...ServeOptions.maximumEventStreamsLimit).contains(count) else {
+                throw UsageError(
+                    "--max-streams '\(maxStreams)' is not a count from 1 to \(ServeOptions.maximumEventStreamsLimit)",
+                    command: Self.name)
+            }
+            options.maximumEventStreams = count
+        }
         return .serve(options)
     }
 }
@@ -63,4 +77,8 @@ public struct ServeOptions: Sendable, Hashable {
     public var host = "127.0.0.1"
     /// The token requests must carry; generated when `nil` and the host is not a loopback address.
     public var token: String?
+    /// The most event streams (open pages) at once; each holds a connection and a descriptor.
+    public var maximumEventStreams = 256
+    /// The largest `--max-streams`: well under the descriptors a process gets by default.
+    public static let maximumEventStreamsLimit = 10_000
 }
