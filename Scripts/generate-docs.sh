@@ -6,9 +6,10 @@
 #      compiles) or in Tests/DocumentationExamplesTests/, so the code the articles show compiles.
 # Steps: one `swift build` (the same flags as Scripts/test.sh, so after the tests it rebuilds
 # nothing), `swift-symbolgraph-extract` on each built module, then one `docc convert` per module.
-# Output: .build-docs/docs/<Module>. Fails on the first problem.
+# Then the app's article-only catalog: the HTTP API of `albums serve`, for scripts.
+# Output: .build-docs/docs/<Module> and .build-docs/docs/AlbumsHTTPAPI. Fails on the first problem.
 #
-# Usage: Scripts/generate-docs.sh [Module...]   (default: every library module)
+# Usage: Scripts/generate-docs.sh [Module...]   (default: every library module and the HTTP API)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 Scripts/offline-mirrors.sh
@@ -52,4 +53,15 @@ for module in "${modules[@]}"; do
         --enable-experimental-overloaded-symbol-presentation \
         --output-path "$out/docs/$module"
 done
+
+# The app's reference for scripts: articles only (the app's modules are not a library's API).
+if [ "$#" -eq 0 ]; then
+    echo "generate-docs: docc convert the albums HTTP API"
+    docc convert App/Sources/AlbumsServer/AlbumsServer.docc \
+        --fallback-display-name "albums HTTP API" \
+        --fallback-bundle-identifier org.commandkit.albums.http-api \
+        --warnings-as-errors \
+        --output-path "$out/docs/AlbumsHTTPAPI"
+    modules+=(AlbumsHTTPAPI)
+fi
 echo "generate-docs: built ${modules[*]} in $out/docs"
