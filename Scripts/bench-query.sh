@@ -25,7 +25,7 @@ albums = [{"title": f"Album {n}", "artist": f"Artist {n % 100}", "genre": ["Rock
            "year": 1950 + n % 70} for n in range(100_000)]
 json.dump(albums, open(sys.argv[1], "w"))
 PY
-"$ALBUMS" --db "$DB" list >/dev/null 2>&1
+"$ALBUMS" init "$DB" >/dev/null
 "$ALBUMS" --db "$DB" import "$WORK/albums.json" >/dev/null
 sqlite3 "$DB" 'PRAGMA wal_checkpoint(TRUNCATE);' >/dev/null
 QUERY=('artist:"artist 7"' 'year:1990..1999')
