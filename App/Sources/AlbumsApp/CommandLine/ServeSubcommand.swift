@@ -79,6 +79,7 @@ public struct ServeOptions: Sendable, Hashable {
     public var token: String?
     /// The most event streams (open pages) at once; each holds a connection and a descriptor.
     public var maximumEventStreams = 256
-    /// The largest `--max-streams`: well under the descriptors a process gets by default.
+    /// The largest `--max-streams`. Past about 1,000 the process needs more descriptors than the
+    /// usual default (`ulimit -n` 1024): each stream holds one.
     public static let maximumEventStreamsLimit = 10_000
 }
