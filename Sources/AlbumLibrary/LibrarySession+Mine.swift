@@ -165,14 +165,19 @@ extension LibrarySession {
 
     /// Inside the push's transaction: finds the step, checks the later ones, rebases the position.
     private func revertCommand(author: String, reapplying: Bool) throws -> RevertStepCommand {
-        let index = try history.committedIndex()
+        // Every record and node in one read (no payloads); only the steps scanned are decoded.
+        let path = try history.records()
+        let index = path.index
+        // An author with no step on the path has nothing to take back or bring back: said without
+        // decoding the history (a page asks for both previews on every load, for every name).
+        guard path.records[..<index].contains(where: { $0.author == author }) else { throw nothing(author, reapplying) }
         // From the top down: each later step, and the nodes whose effect a later "undo mine" or
         // "redo mine" that still stands cancels.
         var later: [Later] = []
         var cancelled: Set<Int> = []
         for position in stride(from: index - 1, through: 0, by: -1) {
-            let node = try history.node(at: position).rawValue
-            let record = try history.record(at: position)
+            let node = path.nodes[position].rawValue
+            let record = path.records[position]
             let step = AlbumStep(try history.command(at: position))
             defer { later.append(Later(step: step, position: position, node: node)) }
             if cancelled.contains(node) { continue }
@@ -234,7 +239,11 @@ extension LibrarySession {
                 change: change, step: original, cancels: node, reapplies: reapplying,
                 position: try rebasedPosition(of: change, from: base, reapplying: reapplying, later: chronological))
         }
-        throw reapplying
+        throw nothing(author, reapplying)
+    }
+
+    private func nothing(_ author: String, _ reapplying: Bool) -> LibraryError {
+        reapplying
             ? LibraryError(.nothingToRedo, "\(author) has no undone change to redo")
             : LibraryError(.nothingToUndo, "\(author) has no change to undo")
     }
