@@ -168,9 +168,14 @@ extension LibrarySession {
         // Every record and node in one read (no payloads); only the steps scanned are decoded.
         let path = try history.records()
         let index = path.index
-        // An author with no step on the path has nothing to take back or bring back: said without
-        // decoding the history (a page asks for both previews on every load, for every name).
-        guard path.records[..<index].contains(where: { $0.author == author }) else { throw nothing(author, reapplying) }
+        // An author with no step on the path has nothing to take back, and one with no undo mine
+        // (a revert, or a macro, which might hold one) nothing to bring back: said without decoding
+        // the history (a page asks for both previews on every load, for every name).
+        guard
+            path.records[..<index].contains(where: {
+                $0.author == author && (!reapplying || $0.kind == nil || $0.kind == RevertStepCommand.kind)
+            })
+        else { throw nothing(author, reapplying) }
         // From the top down: each later step, and the nodes whose effect a later "undo mine" or
         // "redo mine" that still stands cancels.
         var later: [Later] = []

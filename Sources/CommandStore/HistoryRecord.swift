@@ -60,12 +60,16 @@ public struct HistoryRecord: Sendable, Hashable, Identifiable {
     /// Who recorded it: the ``DurableHistory/author`` of the history that pushed it, or `nil`
     /// when none was set (and for entries recorded before format 7).
     public var author: String?
+    /// The stored command's kind (``PersistentCommand/kind``), or `nil` for a macro: what the
+    /// entry is, known without decoding it.
+    public var kind: String?
 
-    package init(id: ID, text: String, actionText: String, date: Date?, author: String?) {
+    package init(id: ID, text: String, actionText: String, date: Date?, author: String?, kind: String?) {
         self.id = id
         self.text = text
         self.actionText = actionText
         self.date = date
         self.author = author
+        self.kind = kind
     }
 }

@@ -587,7 +587,8 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
             text: stored.text,
             actionText: stored.actionText,
             date: identity.recordedAt.map { Date(timeIntervalSince1970: Double($0) / 1000) },
-            author: identity.author
+            author: identity.author,
+            kind: stored.kind
         )
     }
 

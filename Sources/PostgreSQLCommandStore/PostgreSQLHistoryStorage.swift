@@ -225,7 +225,7 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
             id: HistoryRecord.ID(sequence: sequence(at: position), token: loaded.identity.token),
             text: loaded.stored.text, actionText: loaded.stored.actionText,
             date: loaded.identity.recordedAt.map { Date(timeIntervalSince1970: Double($0) / 1000) },
-            author: loaded.identity.author)
+            author: loaded.identity.author, kind: loaded.stored.kind)
     }
 
     /// The row's values after its sequence, in the column order of `insertEntry` and `updateEntry`.
