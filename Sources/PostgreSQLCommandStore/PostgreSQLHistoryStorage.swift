@@ -1,7 +1,7 @@
 #if PostgreSQL
 internal import CommandKit
-import CommandStore
-import Foundation
+package import CommandStore
+package import Foundation
 import PostgreSQLDatabase
 
 /// The shared engine's `HistoryStorage` on PostgreSQL: one row per entry and a one-row header,
@@ -17,20 +17,20 @@ import PostgreSQLDatabase
 /// transaction: the engine and the entries swallow some errors (an entry that does not decode is
 /// recorded apart), and after a failed statement PostgreSQL refuses every other one in the
 /// transaction, so the owner rethrows this first error, a serialization failure it then retries.
-final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
-    typealias Entry = DurableEntry
-    typealias Failure = any Error
+package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPayloadSource {
+    package typealias Entry = DurableEntry
+    package typealias Failure = any Error
 
     let connection: PostgreSQLConnection
     let commands: BoundCommandDecoder
     let statements: HistoryStatements
 
     private(set) var base: Int64 = 0
-    private(set) var count = 0
-    private(set) var index = 0
-    private(set) var cleanIndex: Int? = 0
+    package private(set) var count = 0
+    package private(set) var index = 0
+    package private(set) var cleanIndex: Int? = 0
     /// Persisted for the owner; the engine keeps its own copy.
-    var undoLimit = 0 {
+    package var undoLimit = 0 {
         didSet { if undoLimit != oldValue { changed = true } }
     }
     /// The revision as last read or written: every committed change raises it by one.
@@ -208,7 +208,7 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         return loaded
     }
 
-    func payload(at sequence: Int64, position: Int) throws -> Data {
+    package func payload(at sequence: Int64, position: Int) throws -> Data {
         guard let row = try query(statements.selectPayload, [sequence]).first else {
             throw StoreError(.corruptDatabase, "\(place) has lost history entry \(position) (sequence \(sequence))")
         }
@@ -219,7 +219,7 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
     }
 
     /// What the history holds about the entry at a position: its identity, texts and time.
-    func record(at position: Int) throws -> HistoryRecord {
+    package func record(at position: Int) throws -> HistoryRecord {
         let loaded = try load(at: position)
         return HistoryRecord(
             id: HistoryRecord.ID(sequence: sequence(at: position), token: loaded.identity.token),
@@ -238,11 +238,11 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
 
     // MARK: HistoryStorage
 
-    func entry(at position: Int) throws -> Entry {
+    package func entry(at position: Int) throws -> Entry {
         try load(at: position).entry
     }
 
-    func append(_ entry: Entry) throws {
+    package func append(_ entry: Entry) throws {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: count)
         let identity = EntryIdentity(token: tokens.next(), recordedAt: EntryIdentity.now(), author: author)
@@ -254,7 +254,7 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         changed = true
     }
 
-    func replaceEntry(at position: Int, with entry: Entry) throws {
+    package func replaceEntry(at position: Int, with entry: Entry) throws {
         try write(entry, at: position, identity: try load(at: position).identity, unlessEqualTo: nil)
         changed = true
     }
@@ -270,7 +270,7 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         cache[sequence] = Cached(entry: entry, stored: stored, identity: identity)
     }
 
-    func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) throws -> Result {
+    package func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) throws -> Result {
         let loaded = try loadWithPayload(at: position)
         var entry = loaded.entry
         // Decoded first, as on SQLite: an entry obsolete as decoded is skipped, not run once more.
@@ -281,7 +281,7 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         return result
     }
 
-    func removeEntries(from position: Int) throws {
+    package func removeEntries(from position: Int) throws {
         let first = sequence(at: position)
         try discardEntries(from: first, upTo: sequence(at: count))
         try execute(statements.deleteFrom, [first])
@@ -290,7 +290,7 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         count = position
     }
 
-    func removeFirstEntries(_ k: Int) throws {
+    package func removeFirstEntries(_ k: Int) throws {
         let newBase = sequence(at: k)
         try discardEntries(from: base, upTo: newBase)
         try execute(statements.deleteBefore, [newBase])
@@ -300,7 +300,7 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         changed = true
     }
 
-    func removeEntry(at position: Int) throws {
+    package func removeEntry(at position: Int) throws {
         let sequence = sequence(at: position)
         try execute(statements.deleteOne, [sequence])
         try execute(statements.shiftDownStart, [sequence])
@@ -310,13 +310,13 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         changed = true
     }
 
-    func setIndex(_ index: Int) throws {
+    package func setIndex(_ index: Int) throws {
         guard index != self.index else { return }
         self.index = index
         changed = true
     }
 
-    func setCleanIndex(_ cleanIndex: Int?) throws {
+    package func setCleanIndex(_ cleanIndex: Int?) throws {
         guard cleanIndex != self.cleanIndex else { return }
         self.cleanIndex = cleanIndex
         changed = true
@@ -359,8 +359,20 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
 
     // MARK: Steps
 
+    package func undoableSteps() throws -> Int {
+        try stepStarts(from: 0, to: index)
+    }
+
+    package func redoableEntriesAtMost() throws -> Int {
+        count - index
+    }
+
+    package func redoableSteps() throws -> Int {
+        try stepStarts(from: index, to: count)
+    }
+
     /// The entries at positions `start..<end` that begin a step (one statement, no payload read).
-    func stepStarts(from start: Int, to end: Int) throws -> Int {
+    private func stepStarts(from start: Int, to end: Int) throws -> Int {
         guard start < end else { return 0 }
         let rows = try query(statements.countStepStarts, [sequence(at: start), sequence(at: end)])
         return try rows.first?.decode(Int.self, at: 0) ?? 0
