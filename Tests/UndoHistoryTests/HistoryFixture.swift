@@ -4,6 +4,10 @@ import Foundation
 import SQLiteDatabase
 import Testing
 
+#if PostgreSQL
+import PostgreSQLTestSupport
+#endif
+
 /// A document of lines and a history that edits it, the same on every ``UndoHistory`` conformer:
 /// what the shared suite needs to push (pushing is not a protocol requirement, each history takes
 /// its own kind of command).
@@ -140,6 +144,8 @@ final class LineStore {
 
     let database: Database
     var failUndoCountdown = 0
+    /// `k > 0`: the k-th command call from now (redo or undo) throws after its write.
+    var failCountdown = 0
 
     init(database: Database) {
         self.database = database
@@ -147,6 +153,12 @@ final class LineStore {
 
     func lines() throws -> [String] {
         try database.fetchAll("SELECT value FROM line ORDER BY position").map { try $0.decode(String.self, at: 0) }
+    }
+
+    func tick() throws {
+        guard failCountdown > 0 else { return }
+        failCountdown -= 1
+        if failCountdown == 0 { throw LineFailure() }
     }
 }
 
@@ -164,6 +176,7 @@ struct StoredLine: PersistentCommand {
 
     func redo(on store: LineStore) throws {
         try store.database.execute("INSERT INTO line (value) VALUES (?)", [line])
+        try store.tick()
     }
 
     func undo(on store: LineStore) throws {
@@ -172,6 +185,7 @@ struct StoredLine: PersistentCommand {
             if store.failUndoCountdown == 0 { throw LineFailure() }
         }
         try store.database.execute("DELETE FROM line WHERE position = (SELECT max(position) FROM line)")
+        try store.tick()
     }
 }
 

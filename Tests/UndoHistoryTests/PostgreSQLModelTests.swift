@@ -3,35 +3,31 @@ import CommandKit
 import CommandStore
 import PostgreSQLCommandStore
 import PostgreSQLDatabase
-import Testing
+import PostgreSQLTestSupport
 import TestSupport
+import Testing
 
 /// Model-based randomized test: random sequences of pushes (significant or not), undos, redos,
 /// counted undos and redos, jumps, macros, clean marks, limits, clears and failing commands run on
 /// the PostgreSQL history and on `DurableHistory` (SQLite, the oracle), compared after every
 /// step: the state with its texts, every entry's text, the receiver's lines, and whether the call
 /// threw. Both roll a failed call back whole, so they must agree exactly. The seed is printed.
-@Suite(.enabled(if: TestServer.isEnabled, "COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)"))
-struct HistoryModelTests {
+@Suite(
+    .enabled(
+        if: PostgreSQLTestServer.isEnabled, "COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)"))
+struct PostgreSQLModelTests {
     static let seed: UInt64 = 0x5EED_2026_1202
     static let sequences = 40
 
     @Test func randomSequencesMatchTheSQLiteHistory() throws {
-        print("HistoryModelTests seed=\(Self.seed) sequences=\(Self.sequences)")
-        let database = try TestServer.Database()
-        defer { database.drop() }
+        print("PostgreSQLModelTests seed=\(Self.seed) sequences=\(Self.sequences)")
         var checked = 0
         for sequence in 0..<Self.sequences {
-            // One history per sequence, under its own prefix, beside the others in the schema.
-            let connection = try database.connect()
-            let lines = try Lines(connection: connection)
-            try connection.execute("DELETE FROM line")
-            let history = try PostgreSQLHistory(
-                connection: connection, receiver: lines, registry: Lines.registry, tablePrefix: "h\(sequence)")
-            let oracle = try SQLiteClient()
+            let real = try PostgreSQLFixture()
+            defer { real.remove() }
+            let oracle = try DurableFixture()
             defer { oracle.remove() }
-            let failure = try run(
-                seed: Self.seed &+ UInt64(sequence), history: history, lines: lines, oracle: oracle, checked: &checked)
+            let failure = try run(seed: Self.seed &+ UInt64(sequence), real: real, oracle: oracle, checked: &checked)
             if let failure {
                 Issue.record("seed=\(Self.seed &+ UInt64(sequence)) (sequence \(sequence)): \(failure)")
                 return
@@ -41,9 +37,9 @@ struct HistoryModelTests {
     }
 
     /// One sequence; the description of the first disagreement, or `nil`.
-    func run(
-        seed: UInt64, history: PostgreSQLHistory<Lines>, lines: Lines, oracle: SQLiteClient, checked: inout Int
-    ) throws -> String? {
+    func run(seed: UInt64, real: PostgreSQLFixture, oracle: DurableFixture, checked: inout Int) throws -> String? {
+        let history = real.history
+        let lines = real.store
         var random = SplitMix64(seed: seed)
         var log: [String] = []
         var next = 1
@@ -56,8 +52,8 @@ struct HistoryModelTests {
             let texts = try (0..<history.count).map { try history.text(at: $0) }
             let modelTexts = try (0..<oracle.history.count).map { try oracle.history.text(at: $0) }
             if texts != modelTexts { return "texts \(texts) != oracle \(modelTexts)" }
-            if try lines.lines() != oracle.lines.lines() {
-                return "lines \(try lines.lines()) != oracle \(try oracle.lines.lines())"
+            if try lines.lines() != oracle.store.lines() {
+                return "lines \(try lines.lines()) != oracle \(try oracle.store.lines())"
             }
             if history.undoRecord?.text != oracle.history.undoRecord?.text { return "undo records differ" }
             return nil
@@ -89,8 +85,8 @@ struct HistoryModelTests {
                 next += 1
                 mismatch = both(
                     "push \(line)\(significant ? "" : " (insignificant)")",
-                    { try history.push(AddLine(line: line, significant: significant)) },
-                    { try oracle.history.push(SQLiteLine(line: line, significant: significant)) })
+                    { try history.push(PostgreSQLLine(line: line, significant: significant)) },
+                    { try oracle.history.push(StoredLine(line: line, significant: significant)) })
             case 36..<48:
                 mismatch = both("undo", { try history.undo() }, { try oracle.history.undo() })
             case 48..<53:
@@ -127,7 +123,7 @@ struct HistoryModelTests {
                 let countdown = Int(random.next() % 3) + 1
                 log.append("fail in \(countdown)")
                 lines.failCountdown = countdown
-                oracle.lines.failCountdown = countdown
+                oracle.store.failCountdown = countdown
             }
             if let mismatch { return "\(mismatch)\n  ops: \(log.joined(separator: ", "))" }
             if let mismatch = try compare() {
@@ -136,7 +132,7 @@ struct HistoryModelTests {
         }
         // Close what is open, stop failures, then undo and redo everything.
         lines.failCountdown = 0
-        oracle.lines.failCountdown = 0
+        oracle.store.failCountdown = 0
         while oracle.history.macroDepth > 0 {
             if let m = both("end", { try history.endMacro() }, { try oracle.history.endMacro() }) { return m }
         }
@@ -153,7 +149,7 @@ struct HistoryModelTests {
 
     private func code(_ error: any Error) -> String {
         if let refusal = (error as? any UndoHistoryError)?.undoErrorCode { return "\(refusal)" }
-        if error is LineFailure { return "line failure" }
+        if error is LineFailure || error is PostgreSQLLines.Failure { return "line failure" }
         return "\(type(of: error))"
     }
 }
