@@ -39,7 +39,7 @@ public final class PostgreSQLHistory<Receiver> {
     public let receiver: Receiver
     /// The command types the history can decode.
     public let registry: CommandRegistry<Receiver>
-    /// How each write transaction is isolated (see ``init(connection:receiver:registry:tablePrefix:isolation:)``).
+    /// How each write transaction is isolated (see ``init(connection:receiver:registry:tablePrefix:isolation:keepsBranches:)``).
     public let isolation: PostgreSQLConnection.Isolation
 
     package var engine: HistoryEngine<PostgreSQLHistoryStorage>
@@ -67,18 +67,23 @@ public final class PostgreSQLHistory<Receiver> {
     ///   - connection: The connection; the receiver must write through it too.
     ///   - receiver: What the commands run against.
     ///   - registry: The command types stored in this history.
-    ///   - tablePrefix: The tables' prefix (`<prefix>_header`, `<prefix>_entry`), also the NOTIFY
-    ///     channel: several histories share one database under different prefixes. A lowercase
+    ///   - tablePrefix: The tables' prefix (`<prefix>_header`, `<prefix>_entry`, `<prefix>_branch`),
+    ///     also the NOTIFY channel: several histories share one database under different prefixes. A lowercase
     ///     identifier: a-z, 0-9 and `_`.
     ///   - isolation: `PostgreSQLConnection/Isolation/readCommitted` (the default) or
     ///     `PostgreSQLConnection/Isolation/serializable`. Either way every write first locks the
     ///     header row, so history writers queue one behind the other; serializable also protects
     ///     the receiver's tables from writers outside the history, at the cost of retries.
+    ///   - keepsBranches: `true` makes the history keep branches from now on (a push after an undo
+    ///     parks the redo steps instead of removing them; see `CommandKit`'s "Time travel"). The
+    ///     choice is stored with the next change: once on, the history keeps branches for every
+    ///     client. `false` (the default) keeps what the database says.
     /// - Throws: `StoreError` for a malformed prefix or damaged tables, a `PostgreSQLError`
     ///   from the server (a schema version newer than this program's included).
     public init(
         connection: PostgreSQLConnection, receiver: Receiver, registry: CommandRegistry<Receiver>,
-        tablePrefix: String = "commandstore_history", isolation: PostgreSQLConnection.Isolation = .readCommitted
+        tablePrefix: String = "commandstore_history", isolation: PostgreSQLConnection.Isolation = .readCommitted,
+        keepsBranches: Bool = false
     ) throws {
         let statements = try HistoryStatements(prefix: tablePrefix)
         try connection.migrate(Self.schema(statements))
@@ -89,6 +94,7 @@ public final class PostgreSQLHistory<Receiver> {
         let storage = PostgreSQLHistoryStorage(
             connection: connection, commands: BoundCommandDecoder(registry: registry, receiver: receiver),
             statements: statements)
+        if keepsBranches { storage.startKeepingBranches() }
         let opened = try connection.inTransaction(.repeatableRead) {
             storage.beginTransaction()
             try storage.reload(locking: false)
@@ -121,9 +127,7 @@ public final class PostgreSQLHistory<Receiver> {
     }
 
     static func schema(_ statements: HistoryStatements) -> PostgreSQLSchema {
-        PostgreSQLSchema(
-            identifier: statements.channel,
-            migrations: [PostgreSQLMigration(version: 1, name: "linear history", statements: statements.createTables)])
+        PostgreSQLSchema(identifier: statements.channel, migrations: statements.migrations)
     }
 
     /// The tables' prefix (and the NOTIFY channel).

@@ -10,11 +10,12 @@ struct Client {
 
     init(
         _ database: PostgreSQLTestServer.Database, author: String? = nil,
-        isolation: PostgreSQLConnection.Isolation = .readCommitted
+        isolation: PostgreSQLConnection.Isolation = .readCommitted, keepsBranches: Bool = false
     ) throws {
         lines = try PostgreSQLLines(connection: try database.connect())
         history = try PostgreSQLHistory(
-            connection: lines.connection, receiver: lines, registry: PostgreSQLLines.registry, isolation: isolation)
+            connection: lines.connection, receiver: lines, registry: PostgreSQLLines.registry, isolation: isolation,
+            keepsBranches: keepsBranches)
         history.author = author
     }
 }
