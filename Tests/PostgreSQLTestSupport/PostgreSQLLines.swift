@@ -41,7 +41,8 @@ package final class PostgreSQLLines {
         try connection.query("SELECT value FROM line ORDER BY position").map { try $0.decode(String.self, at: 0) ?? "" }
     }
 
-    func tick(_ call: Call) throws {
+    /// Runs the hook, then counts the call down to an injected failure (for commands of a test's own).
+    package func tick(_ call: Call) throws {
         try hook?(call)
         guard failCountdown > 0 else { return }
         failCountdown -= 1

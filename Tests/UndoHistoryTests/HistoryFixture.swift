@@ -194,7 +194,7 @@ struct DurableFixture: HistoryFixture {
     let store: LineStore
     let history: DurableHistory<LineStore>
 
-    init() throws {
+    init(keepsBranches: Bool = false) throws {
         folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("undohistory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = Database.Configuration()
@@ -203,7 +203,8 @@ struct DurableFixture: HistoryFixture {
             path: (folder as NSString).appendingPathComponent("lines.sqlite"), schemas: [LineStore.schema],
             configuration: configuration)
         store = LineStore(database: database)
-        history = try DurableHistory(database: database, receiver: store, registry: LineStore.registry)
+        history = try DurableHistory(
+            database: database, receiver: store, registry: LineStore.registry, keepsBranches: keepsBranches)
     }
 
     var path: String { (folder as NSString).appendingPathComponent("lines.sqlite") }

@@ -14,11 +14,12 @@ struct PostgreSQLFixture: HistoryFixture {
     let store: PostgreSQLLines
     let history: PostgreSQLHistory<PostgreSQLLines>
 
-    init() throws {
+    init(keepsBranches: Bool = false) throws {
         database = try PostgreSQLTestServer.Database()
         store = try PostgreSQLLines(connection: try database.connect())
         history = try PostgreSQLHistory(
-            connection: store.connection, receiver: store, registry: PostgreSQLLines.registry)
+            connection: store.connection, receiver: store, registry: PostgreSQLLines.registry,
+            keepsBranches: keepsBranches)
     }
 
     func push(_ line: String, significant: Bool) throws {

@@ -20,16 +20,30 @@ struct PostgreSQLModelTests {
     static let sequences = 40
 
     @Test func randomSequencesMatchTheSQLiteHistory() throws {
-        print("PostgreSQLModelTests seed=\(Self.seed) sequences=\(Self.sequences)")
+        try runSequences(seed: Self.seed, branching: false)
+    }
+
+    /// The same with branches kept on both (time travel): jumps to any node, on any branch, and
+    /// to the chronological neighbours too; after every step the trees must be the same.
+    @Test func randomBranchingSequencesMatchTheSQLiteHistory() throws {
+        try runSequences(seed: Self.branchingSeed, branching: true)
+    }
+
+    static let branchingSeed: UInt64 = 0x7EE5_2026_1205
+
+    func runSequences(seed: UInt64, branching: Bool) throws {
+        print("PostgreSQLModelTests seed=\(seed) sequences=\(Self.sequences) branching=\(branching)")
         var checked = 0
         for sequence in 0..<Self.sequences {
-            let real = try PostgreSQLFixture()
+            let real = try PostgreSQLFixture(keepsBranches: branching)
             defer { real.remove() }
-            let oracle = try DurableFixture()
+            let oracle = try DurableFixture(keepsBranches: branching)
             defer { oracle.remove() }
-            let failure = try run(seed: Self.seed &+ UInt64(sequence), real: real, oracle: oracle, checked: &checked)
+            let sequenceSeed = seed &+ UInt64(sequence)
+            let failure = try run(
+                seed: sequenceSeed, branching: branching, real: real, oracle: oracle, checked: &checked)
             if let failure {
-                Issue.record("seed=\(Self.seed &+ UInt64(sequence)) (sequence \(sequence)): \(failure)")
+                Issue.record("seed=\(sequenceSeed) (sequence \(sequence), branching: \(branching)): \(failure)")
                 return
             }
         }
@@ -37,13 +51,15 @@ struct PostgreSQLModelTests {
     }
 
     /// One sequence; the description of the first disagreement, or `nil`.
-    func run(seed: UInt64, real: PostgreSQLFixture, oracle: DurableFixture, checked: inout Int) throws -> String? {
+    func run(
+        seed: UInt64, branching: Bool, real: PostgreSQLFixture, oracle: DurableFixture, checked: inout Int
+    ) throws -> String? {
         let history = real.history
         let lines = real.store
         var random = SplitMix64(seed: seed)
         var log: [String] = []
         var next = 1
-        let steps = Int(random.next() % 40) + 10
+        let steps = Int(random.next() % (branching ? 80 : 40)) + 10
 
         func compare() throws -> String? {
             checked += 1
@@ -56,6 +72,13 @@ struct PostgreSQLModelTests {
                 return "lines \(try lines.lines()) != oracle \(try oracle.store.lines())"
             }
             if history.undoRecord?.text != oracle.history.undoRecord?.text { return "undo records differ" }
+            guard branching else { return nil }
+            if history.keepsBranches != oracle.history.keepsBranches { return "keepsBranches differs" }
+            if history.currentNode != oracle.history.currentNode {
+                return "current node \(history.currentNode) != oracle \(oracle.history.currentNode)"
+            }
+            let (tree, modelTree) = (try history.nodes().map(Self.shape), try oracle.history.nodes().map(Self.shape))
+            if tree != modelTree { return "tree \(tree) != oracle \(modelTree)" }
             return nil
         }
 
@@ -76,7 +99,7 @@ struct PostgreSQLModelTests {
         }
 
         for _ in 0..<steps {
-            let roll = random.next() % 100
+            let roll = random.next() % (branching ? 112 : 100)
             var mismatch: String?
             switch roll {
             case 0..<36:
@@ -119,6 +142,30 @@ struct PostgreSQLModelTests {
                 let limit = Int(random.next() % 6)
                 mismatch = both(
                     "limit \(limit)", { try history.setUndoLimit(limit) }, { try oracle.history.setUndoLimit(limit) })
+            case 100..<107:
+                let nodes = [HistoryNode.ID.root] + (try oracle.history.nodes().map(\.id))
+                let pick = Int(random.next() % UInt64(nodes.count + 1))
+                // One pick in n + 1 is a node that is not in the tree.
+                let target = pick < nodes.count ? nodes[pick] : HistoryNode.ID((nodes.last?.rawValue ?? 0) + 7)
+                var jumps: (real: HistoryJump?, model: HistoryJump?)
+                mismatch = both(
+                    "jump to \(target)",
+                    { jumps.real = try history.jump(to: target, expecting: history.currentNode) },
+                    { jumps.model = try oracle.history.jump(to: target, expecting: oracle.history.currentNode) })
+                if mismatch == nil, let real = jumps.real, let model = jumps.model,
+                    real.undone.map(\.id) != model.undone.map(\.id) || real.redone.map(\.id) != model.redone.map(\.id)
+                {
+                    mismatch = "jump to \(target): \(real) != oracle \(model)"
+                }
+            case 107..<112:
+                let before = random.next() % 2 == 0
+                let target = try oracle.history.chronologicalNeighbor(before: before)
+                if try history.chronologicalNeighbor(before: before) != target {
+                    mismatch = "chronological neighbour (before: \(before)) differs"
+                } else if let target {
+                    mismatch = both(
+                        before ? "g-" : "g+", { try history.jump(to: target) }, { try oracle.history.jump(to: target) })
+                }
             default:
                 let countdown = Int(random.next() % 3) + 1
                 log.append("fail in \(countdown)")
@@ -145,6 +192,11 @@ struct PostgreSQLModelTests {
             if let mismatch = try compare() { return "redoing all: \(mismatch)\n  ops: \(log.joined(separator: ", "))" }
         }
         return nil
+    }
+
+    /// What two histories must agree on about a node (not its time).
+    static func shape(_ node: HistoryNode) -> String {
+        "\(node.id)<\(node.parent) \(node.text)/\(node.actionText)\(node.isOnPath ? "" : " parked")"
     }
 
     private func code(_ error: any Error) -> String {
