@@ -36,15 +36,21 @@ extension HistoryFixture {
 enum Conformer: String, CaseIterable, CustomTestStringConvertible {
     case undoStack
     case durableHistory
+    /// The same histories keeping branches (time travel): every rule of a linear history holds.
+    case branchingUndoStack
+    case branchingDurableHistory
     #if PostgreSQL
     case postgreSQLHistory
+    case branchingPostgreSQLHistory
     #endif
 
     /// The conformers the suite runs on here: PostgreSQL's when a server is named (and in CI,
     /// where its absence then fails the suite).
     static var available: [Conformer] {
         #if PostgreSQL
-        allCases.filter { $0 != .postgreSQLHistory || PostgreSQLTestServer.isEnabled }
+        allCases.filter {
+            ($0 != .postgreSQLHistory && $0 != .branchingPostgreSQLHistory) || PostgreSQLTestServer.isEnabled
+        }
         #else
         allCases
         #endif
@@ -55,18 +61,29 @@ enum Conformer: String, CaseIterable, CustomTestStringConvertible {
     /// Runs `body` on a new, empty fixture of this conformer.
     func withFixture(_ body: (any HistoryFixture) throws -> Void) throws {
         switch self {
-        case .undoStack:
-            try body(MemoryFixture())
-        case .durableHistory:
-            let fixture = try DurableFixture()
+        case .undoStack, .branchingUndoStack:
+            try body(MemoryFixture(keepsBranches: keepsBranches))
+        case .durableHistory, .branchingDurableHistory:
+            let fixture = try DurableFixture(keepsBranches: keepsBranches)
             defer { fixture.remove() }
             try body(fixture)
         #if PostgreSQL
-        case .postgreSQLHistory:
-            let fixture = try PostgreSQLFixture()
+        case .postgreSQLHistory, .branchingPostgreSQLHistory:
+            let fixture = try PostgreSQLFixture(keepsBranches: keepsBranches)
             defer { fixture.remove() }
             try body(fixture)
         #endif
+        }
+    }
+
+    /// Whether this conformer's history keeps branches.
+    var keepsBranches: Bool {
+        switch self {
+        case .branchingUndoStack, .branchingDurableHistory: true
+        #if PostgreSQL
+        case .branchingPostgreSQLHistory: true
+        #endif
+        default: false
         }
     }
 }
@@ -111,8 +128,12 @@ struct AddLine: UndoCommand {
 }
 
 struct MemoryFixture: HistoryFixture {
-    let history = UndoStack()
+    let history: UndoStack
     let document = LineDocument()
+
+    init(keepsBranches: Bool = false) {
+        history = UndoStack(keepsBranches: keepsBranches)
+    }
 
     func push(_ line: String, significant: Bool) throws {
         try history.push(AddLine(document: document, line: line, isSignificant: significant))
