@@ -5,6 +5,8 @@ import Foundation
 @testable import PostgreSQLCommandStore
 import PostgreSQLDatabase
 import PostgreSQLTestSupport
+import Synchronization
+import TestSupport
 import Testing
 import UndoModelTesting
 
@@ -179,6 +181,73 @@ struct BranchingHistoryTests {
         #expect(try history.nodes().map { "\($0.id)<\($0.parent)\($0.isOnPath ? "" : "p")" } == ["1<0", "2<1p", "3<1"])
         try history.jump(to: HistoryNode.ID(2))
         #expect(try lines.lines() == ["a", "b"])
+    }
+
+    /// Three clients push, undo and jump to random nodes at once, each jump expecting the node it
+    /// read; under serializable isolation a waiter runs again. No step is lost or doubled, the
+    /// tree stays a tree, and the lines are the path's done steps.
+    @Test(arguments: [PostgreSQLConnection.Isolation.serializable, .readCommitted])
+    func concurrentTimeTravelKeepsOneTree(isolation: PostgreSQLConnection.Isolation) throws {
+        let seed: UInt64 = 0x7EE5_2026_0028
+        print("concurrentTimeTravelKeepsOneTree seed=\(seed) isolation=\(isolation)")
+        let database = try PostgreSQLTestServer.Database()
+        defer { database.drop() }
+        _ = try Client(database, keepsBranches: true)  // creates the tables before the writers race to
+        let writers = 3
+        let outcome = Mutex<(pushed: [String], refused: Int, errors: [String])>(([], 0, []))
+        DispatchQueue.concurrentPerform(iterations: writers) { writer in
+            var random = SplitMix64(seed: seed &+ UInt64(writer))
+            do {
+                let client = try Client(database, isolation: isolation, keepsBranches: true)
+                var pushed: [String] = []
+                var refused = 0
+                for step in 0..<30 {
+                    switch random.next() % 10 {
+                    case 0..<5:
+                        let line = "w\(writer)-\(step)"
+                        try client.history.push(PostgreSQLLine(line: line))
+                        pushed.append(line)
+                    case 5..<7:
+                        try client.history.undo()
+                    default:
+                        let seen = client.history.currentNode
+                        let nodes = [HistoryNode.ID.root] + (try client.history.nodes().map(\.id))
+                        let target = nodes[Int(random.next() % UInt64(nodes.count))]
+                        do {
+                            try client.history.jump(to: target, expecting: seen)
+                        } catch let error as StoreError where error.code == .historyChanged {
+                            refused += 1
+                        }
+                    }
+                }
+                outcome.withLock {
+                    $0.pushed += pushed
+                    $0.refused += refused
+                }
+            } catch {
+                outcome.withLock { $0.errors.append("writer \(writer): \(error)") }
+            }
+        }
+        let result = outcome.withLock { $0 }
+        #expect(result.errors.isEmpty, "\(result.errors)")
+        let reader = try Client(database)
+        let (nodes, current) = try reader.history.tree()
+        func line(_ node: HistoryNode) -> String { String(node.text.dropFirst("Add ".count)) }
+        // Every push is one node, once; every parent is in the tree.
+        #expect(nodes.map(line).sorted() == result.pushed.sorted())
+        let byID = Dictionary(uniqueKeysWithValues: nodes.map { ($0.id, $0) })
+        #expect(nodes.allSatisfy { $0.parent == .root || byID[$0.parent] != nil })
+        // The path is a chain from the root, and the lines are its steps up to the current one.
+        let path = nodes.filter(\.isOnPath)
+        #expect(zip([HistoryNode.ID.root] + path.map(\.id), path).allSatisfy { $0 == $1.parent })
+        var done: [String] = []
+        var node = current
+        while node != .root, let found = byID[node] {
+            done.insert(line(found), at: 0)
+            node = found.parent
+        }
+        #expect(try reader.lines.lines() == done)
+        print("concurrent time travel (\(isolation)): \(result.refused) stale jumps refused")
     }
 }
 #endif
