@@ -156,7 +156,12 @@ let package = Package(
             name: "PostgreSQLTestSupport", dependencies: ["CommandStore", "PostgreSQLDatabase"],
             path: "Tests/PostgreSQLTestSupport"),
         // Against a real server (Scripts/postgres.sh starts one; COMMANDKIT_POSTGRES_URL names it).
-        .testTarget(name: "PostgreSQLDatabaseTests", dependencies: ["PostgreSQLDatabase", "TestSupport"]),
+        .testTarget(
+            name: "PostgreSQLDatabaseTests",
+            dependencies: [
+                "PostgreSQLDatabase", "TestSupport",
+                .target(name: "PostgreSQLTestSupport", condition: .when(traits: ["PostgreSQL"])),
+            ]),
         // Crash-test helper for PostgreSQLCommandStoreTests: pushes and undoes until SIGKILLed.
         .executableTarget(
             name: "postgresql-crash-child",
