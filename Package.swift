@@ -116,6 +116,7 @@ let package = Package(
             name: "UndoHistoryTests",
             dependencies: [
                 "CommandKit", "SQLiteDatabase", "CommandStore", "PostgreSQLCommandStore", "PostgreSQLDatabase",
+                "TestSupport", .target(name: "PostgreSQLTestSupport", condition: .when(traits: ["PostgreSQL"])),
             ]),
         // A tiny app on LaunchKit: the signal tests run it and send it SIGTERM/SIGINT.
         .executableTarget(name: "launchkit-fixture", dependencies: ["LaunchKit"]),
@@ -149,18 +150,29 @@ let package = Package(
         .testTarget(
             name: "AlbumLibraryTests",
             dependencies: ["AlbumLibrary", "SQLiteDatabase", "CommandStore", "CommandKit", "TestSupport"]),
+        // The PostgreSQL tests' shared fixtures: the server COMMANDKIT_POSTGRES_URL names and its CI
+        // gate, a schema per test, the line receiver. Only behind the trait (its files are empty without it).
+        .target(
+            name: "PostgreSQLTestSupport", dependencies: ["CommandStore", "PostgreSQLDatabase"],
+            path: "Tests/PostgreSQLTestSupport"),
         // Against a real server (Scripts/postgres.sh starts one; COMMANDKIT_POSTGRES_URL names it).
-        .testTarget(name: "PostgreSQLDatabaseTests", dependencies: ["PostgreSQLDatabase", "TestSupport"]),
+        .testTarget(
+            name: "PostgreSQLDatabaseTests",
+            dependencies: [
+                "PostgreSQLDatabase", "TestSupport",
+                .target(name: "PostgreSQLTestSupport", condition: .when(traits: ["PostgreSQL"])),
+            ]),
         // Crash-test helper for PostgreSQLCommandStoreTests: pushes and undoes until SIGKILLed.
         .executableTarget(
             name: "postgresql-crash-child",
             dependencies: ["PostgreSQLCommandStore", "PostgreSQLDatabase", "CommandStore"]),
-        // The PostgreSQL history against a real server, beside DurableHistory on SQLite (the oracle).
+        // The PostgreSQL history against a real server: clients sharing it, crashes, its tree.
         .testTarget(
             name: "PostgreSQLCommandStoreTests",
             dependencies: [
                 "PostgreSQLCommandStore", "PostgreSQLDatabase", "CommandStore", "CommandKit", "TestSupport",
-                "postgresql-crash-child",
+                "UndoModelTesting", "postgresql-crash-child",
+                .target(name: "PostgreSQLTestSupport", condition: .when(traits: ["PostgreSQL"])),
             ]),
         // The code the DocC articles show that is test code (Testing Code That Uses CommandKit).
         .testTarget(name: "DocumentationExamplesTests", dependencies: ["CommandKit"]),

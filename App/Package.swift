@@ -14,10 +14,19 @@ let package = Package(
         .executable(name: "albums", targets: ["albums"]),
         .executable(name: "command-bench", targets: ["command-bench"]),
     ],
+    traits: [
+        // Opt-in: command-bench's postgres suite (PostgreSQLHistory, on libpq). Nothing else uses it.
+        .trait(
+            name: "PostgreSQL", description: "Builds command-bench's postgres suite on the libraries' PostgreSQL trait."
+        )
+    ],
     dependencies: [
         // By path, with its name: a path dependency's identity is its folder's name otherwise,
         // which is whatever the clone was called.
-        .package(name: "CommandKit", path: ".."),
+        // Its `PostgreSQL` trait only with the app's (command-bench's postgres suite: libpq).
+        .package(
+            name: "CommandKit", path: "..",
+            traits: [.init(name: "PostgreSQL", condition: .when(traits: ["PostgreSQL"]))]),
         // The albums command line: parsing, generated help, shell completion scripts.
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         // `albums serve`: HTTP through swift-nio, its log through swift-log.
@@ -51,6 +60,10 @@ let package = Package(
             dependencies: [
                 kit("CommandKit"), kit("LaunchKit"), kit("SQLiteDatabase"), kit("CommandStore"),
                 kit("AlbumLibrary"), "CMallocInfo",
+                .product(
+                    name: "PostgreSQLCommandStore", package: "CommandKit", condition: .when(traits: ["PostgreSQL"])),
+                .product(
+                    name: "PostgreSQLDatabase", package: "CommandKit", condition: .when(traits: ["PostgreSQL"])),
             ]
         ),
         // glibc's <malloc.h> (not in the Glibc module): mallinfo2() for the benchmarks' heap-bytes lines,

@@ -47,11 +47,11 @@ public final class DurableHistory<Receiver> {
     public let registry: CommandRegistry<Receiver>
 
     // Exclusivity checks skipped: see "Performance notes" (`activity` refuses re-entrant calls).
-    @exclusivity(unchecked) var engine: HistoryEngine<SQLiteHistoryStorage>
+    @exclusivity(unchecked) package var engine: HistoryEngine<SQLiteHistoryStorage>
     /// The engine's storage, kept apart so reading it never touches `engine`, which a running
     /// operation holds exclusively (a command may read the history while it runs). Internal for
     /// the extensions in files of their own (`DurableHistory+Revision.swift`).
-    let storage: SQLiteHistoryStorage
+    package let storage: SQLiteHistoryStorage
     /// The state as of the last call; its texts are out of date while `textsAreStale`.
     @exclusivity(unchecked) private var cachedState: UndoState
     /// Whether the last call changed the history without computing the Undo/Redo texts: they are
@@ -62,7 +62,7 @@ public final class DurableHistory<Receiver> {
 
     @exclusivity(unchecked) private var activity = DurableHistoryActivity.idle
     /// Present once someone observes (``changes``, ``model``): until then no call reads texts for them.
-    @exclusivity(unchecked) private var observers: HistoryObservers?
+    @exclusivity(unchecked) package var observers: HistoryObservers?
 
     private static var macroSavepoint: String { "commandstore_macro" }
 
@@ -200,10 +200,7 @@ public final class DurableHistory<Receiver> {
     /// - Complexity: O(1): one indexed row, its payload left unread.
     /// - Precondition: `position` is in `0..<count`.
     public func text(at position: Int) throws -> String {
-        if cachedState.macroDepth > 0, position == storage.count, let text = try? engine.text(at: position) {
-            return text
-        }
-        return try record(at: position).text
+        try textOfEntry(at: position)
     }
 
     /// The command at a position, decoded from its row: what `UndoStack.command(at:)` is for a stack.
@@ -220,22 +217,7 @@ public final class DurableHistory<Receiver> {
     ///   ``StoreError/Code/invalidCommandData``), or a `DatabaseError`.
     /// - Complexity: O(size of the entry): one indexed row, its payload decoded.
     public func command(at position: Int) throws -> DurableCommand<Receiver> {
-        if cachedState.macroDepth > 0, position == storage.count, var open = engine.openMacroEntry() {
-            try open.decode()
-            return try DurableCommand(open)
-        }
-        return try readCommitted {
-            guard (0..<storage.count).contains(position) else {
-                throw StoreError(
-                    .historyChanged,
-                    "\(database.path): history entry \(position) is gone (the history has \(storage.count) entries now)",
-                    path: database.path
-                )
-            }
-            var entry = try storage.entry(at: position)
-            try entry.decode()
-            return try DurableCommand(entry)
-        }.value
+        try decodedCommand(at: position)
     }
 
     /// The record of the entry at a position: its identity, texts and time, as stored with it.
@@ -251,16 +233,7 @@ public final class DurableHistory<Receiver> {
     ///   entry's row is missing or damaged, or a `DatabaseError`.
     /// - Complexity: O(1): one indexed row, its payload left unread.
     public func record(at position: Int) throws -> HistoryRecord {
-        try readCommitted {
-            guard (0..<storage.count).contains(position) else {
-                throw StoreError(
-                    .historyChanged,
-                    "\(database.path): history entry \(position) is gone (the history has \(storage.count) entries now)",
-                    path: database.path
-                )
-            }
-            return try storage.record(at: position)
-        }.value
+        try recordOfEntry(at: position)
     }
 
     /// Every entry's record, oldest first, with its node in the tree, and the index, read in one
@@ -353,15 +326,7 @@ public final class DurableHistory<Receiver> {
 
     /// Removes a change handler added with ``addChangeHandler(_:)``.
     public func removeChangeHandler(_ token: UndoChangeHandlerToken) {
-        observers?.removeChangeHandler(token)
-    }
-
-    /// The observers, created on first use.
-    private var observation: HistoryObservers {
-        if let observers { return observers }
-        let created = HistoryObservers(state: stateWithTexts())
-        observers = created
-        return created
+        removeObservingHandler(token)
     }
 
     // MARK: - Operations
@@ -402,11 +367,7 @@ public final class DurableHistory<Receiver> {
     @discardableResult
     public func push<Command: PersistentCommand>(_ makeCommand: () throws -> Command) throws -> Command
     where Command.Receiver == Receiver {
-        try perform(.push, always: cachedState.macroDepth == 0) { engine in
-            let bound = ReceiverBoundCommand(try makeCommand(), receiver: receiver)
-            try engine.push(DurableEntry(content: .command(bound)))
-            return bound.current
-        }
+        try pushMaking(makeCommand)
     }
 
     /// Undoes one step (a significant entry and the insignificant ones after it), in one transaction.
@@ -453,26 +414,7 @@ public final class DurableHistory<Receiver> {
     ///   runs; only the rows below the index are then read, to say how many steps there are.
     @discardableResult
     public func undo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
-        precondition(steps >= 1, "undo(steps:) needs at least one step")
-        try requireNoMacro("undo(steps:)")
-        return try perform(.undo) { engine in
-            let first = engine.canUndo ? try storage.record(at: engine.stepStart(below: engine.index)) : nil
-            try check(expected, against: first, direction: "undo")
-            // Every step holds an entry below the index: more steps than that are refused before
-            // any command runs, with the count of those there are (one read of the rows).
-            if steps > engine.index {
-                throw notEnough(.nothingToUndo, steps: steps, available: try storage.undoableSteps(), "undo")
-            }
-            var undone: [HistoryRecord] = []
-            while undone.count < steps {
-                guard engine.canUndo else {
-                    throw notEnough(.nothingToUndo, steps: steps, available: undone.count, "undo")
-                }
-                undone.append(try storage.record(at: engine.stepStart(below: engine.index)))
-                try engine.undo()
-            }
-            return undone
-        }
+        try undoSteps(steps, expecting: expected)
     }
 
     /// Redoes exactly `steps` steps, counted from the committed history, in one transaction.
@@ -494,57 +436,7 @@ public final class DurableHistory<Receiver> {
     ///   command runs; only their rows are then read, to say how many steps there are.
     @discardableResult
     public func redo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
-        precondition(steps >= 1, "redo(steps:) needs at least one step")
-        try requireNoMacro("redo(steps:)")
-        return try perform(.redo) { engine in
-            let first = engine.canRedo ? try storage.record(at: engine.index) : nil
-            try check(expected, against: first, direction: "redo")
-            // Every step takes an entry from the path above the index or from a parked branch.
-            if steps > (try storage.redoableEntriesAtMost()) {
-                throw notEnough(.nothingToRedo, steps: steps, available: try storage.redoableSteps(), "redo")
-            }
-            var redone: [HistoryRecord] = []
-            while redone.count < steps {
-                guard engine.canRedo else {
-                    throw notEnough(.nothingToRedo, steps: steps, available: redone.count, "redo")
-                }
-                redone.append(try storage.record(at: engine.index))
-                try engine.redo()
-            }
-            return redone
-        }
-    }
-
-    /// Refuses a step-counted call while a macro is open (undo and redo are disabled then).
-    func requireNoMacro(_ call: String) throws {
-        guard cachedState.macroDepth == 0 else {
-            throw StoreError(
-                .macroState, "\(call) while a macro is open: end it first", path: database.path,
-                undoErrorCode: .macroOpen)
-        }
-    }
-
-    /// The refusal of `steps` steps when only `available` can be undone or redone (`verb`).
-    private func notEnough(_ code: StoreError.Code, steps: Int, available: Int, _ verb: String) -> StoreError {
-        StoreError(
-            code,
-            available == 0
-                ? "nothing to \(verb)" : "cannot \(verb) \(steps) steps: only \(available) can be \(verb)ne",
-            path: database.path
-        )
-    }
-
-    /// Throws when the caller expected a step other than the one the committed history has next.
-    private func check(_ expected: HistoryRecord.ID?, against actual: HistoryRecord?, direction: String) throws {
-        guard let expected, expected != actual?.id else { return }
-        let now =
-            actual.map { "the step to \(direction) is now “\($0.actionText)”" }
-            ?? "there is nothing to \(direction) now"
-        throw StoreError(
-            .historyChanged,
-            "another process changed the history: \(now); nothing was done",
-            path: database.path
-        )
+        try redoSteps(steps, expecting: expected)
     }
 
     /// Undoes or redoes entry by entry to `index` (clamped to `0...count`), in one transaction.
@@ -658,10 +550,7 @@ public final class DurableHistory<Receiver> {
     /// - Throws: A `DatabaseError`.
     /// - Complexity: O(k) for k deleted entries.
     public func setUndoLimit(_ limit: Int) throws {
-        try perform(.setUndoLimit) { engine in
-            try engine.setUndoLimit(limit)
-            engine.storage.undoLimit = engine.undoLimit
-        }
+        try storeUndoLimit(limit)
     }
 
     /// Removes every entry without running them; the empty history is clean.
@@ -669,12 +558,7 @@ public final class DurableHistory<Receiver> {
     /// - Throws: ``StoreError`` with code ``StoreError/Code/macroState`` while a macro is open (its
     ///   transaction must end first), or a `DatabaseError`.
     public func clear() throws {
-        if case .macro = activity {
-            throw StoreError(
-                .macroState, "clear() while a macro is open: end it first", path: database.path,
-                undoErrorCode: .macroOpen)
-        }
-        try perform(.clear) { engine in try engine.clear() }
+        try clearEntries()
     }
 
     /// Rereads the history from the database.
@@ -815,21 +699,11 @@ public final class DurableHistory<Receiver> {
         try engine.setUndoLimit(storage.undoLimit)
     }
 
-    /// The records of the steps the next undo and redo apply (read inside the caller's transaction).
-    private static func records(
-        _ engine: HistoryEngine<SQLiteHistoryStorage>
-    ) throws -> (undo: HistoryRecord?, redo: HistoryRecord?) {
-        (
-            engine.canUndo ? try engine.storage.record(at: engine.stepStart(below: engine.index)) : nil,
-            engine.canRedo ? try engine.storage.record(at: engine.index) : nil
-        )
-    }
-
     // MARK: - Transactions
 
     /// Runs one engine operation in its own transaction (a savepoint inside an open macro or inside
     /// the caller's transaction), then refreshes the state.
-    func perform<Result>(
+    package func perform<Result>(
         _ change: UndoChange.Operation,
         always: Bool = false,
         _ operation: (inout HistoryEngine<SQLiteHistoryStorage>) throws -> Result
@@ -929,7 +803,7 @@ public final class DurableHistory<Receiver> {
     /// memory, as `readCommitted` reads it there; inside a transaction of the caller's, the check
     /// sees that transaction's snapshot.
     /// - Complexity: O(1): one statement when nothing changed elsewhere.
-    func committedState() -> UndoState {
+    package func committedState() -> UndoState {
         guard case .idle = activity else { return cachedState }
         // A failed check leaves the state as last read; the next operation reports the problem.
         if (try? storage.changedElsewhere()) == true { _ = try? readCommitted { () } }
@@ -1001,13 +875,10 @@ public final class DurableHistory<Receiver> {
         }
     }
 
-    private func reentrancyError(_ call: String) -> StoreError {
-        StoreError(
-            .macroState,
-            "\(call) was made from inside a running history call (a command must not call its own history)",
-            path: database.path,
-            undoErrorCode: .reentrantCall
-        )
+    /// Whether an outermost macro is open and no call is running (``clear()`` is refused then).
+    package var isBetweenCallsInMacro: Bool {
+        if case .macro = activity { return true }
+        return false
     }
 }
 

@@ -1,4 +1,4 @@
-internal import CommandKit
+package import CommandKit
 import SQLiteDatabase
 
 /// The tree of a branching durable history (store format 6): the path is the entry table, as for
@@ -154,7 +154,7 @@ extension SQLiteHistoryStorage {
         headerIsDirty = true
     }
 
-    var parkedCount: Int {
+    package var parkedCount: Int {
         if let parkedRows { return parkedRows }
         let counted = (try? tree().countParked.fetchOne()?.decode(Int.self, at: 0)) ?? 0
         parkedRows = counted
@@ -166,7 +166,7 @@ extension SQLiteHistoryStorage {
         try tree().largestNode.fetchOne()?.decode(Int64?.self, at: 0) ?? 0
     }
 
-    func nodeID(at position: Int) throws -> HistoryNode.ID {
+    package func nodeID(at position: Int) throws -> HistoryNode.ID {
         precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
         let sequence = sequence(at: position)
         guard let node = try tree().nodeAt.fetchOne([sequence])?.decode(Int.self, at: 0) else {
@@ -196,7 +196,7 @@ extension SQLiteHistoryStorage {
         return try (0..<count).map { try nodeID(at: $0) }
     }
 
-    func pathPosition(of node: HistoryNode.ID) throws -> Int? {
+    package func pathPosition(of node: HistoryNode.ID) throws -> Int? {
         guard let sequence = try tree().sequenceOfNode.fetchOne([node.rawValue])?.decode(Int64.self, at: 0) else {
             return nil
         }
@@ -204,7 +204,7 @@ extension SQLiteHistoryStorage {
         return (0..<count).contains(position) ? position : nil
     }
 
-    func parkEntries(from position: Int) throws {
+    package func parkEntries(from position: Int) throws {
         guard keepsBranches else { return try removeEntries(from: position) }
         guard position < count else { return }
         let first = sequence(at: position)
@@ -219,17 +219,17 @@ extension SQLiteHistoryStorage {
         changedSinceBeginWrite = true
     }
 
-    func parkedParent(of node: HistoryNode.ID) throws -> HistoryNode.ID? {
+    package func parkedParent(of node: HistoryNode.ID) throws -> HistoryNode.ID? {
         guard keepsBranches else { return nil }
         return try tree().parkedParent.fetchOne([node.rawValue]).map { HistoryNode.ID(try $0.decode(Int.self, at: 0)) }
     }
 
-    func latestParkedChild(of node: HistoryNode.ID) throws -> HistoryNode.ID? {
+    package func latestParkedChild(of node: HistoryNode.ID) throws -> HistoryNode.ID? {
         guard keepsBranches else { return nil }
         return try tree().latestChild.fetchOne([node.rawValue]).map { HistoryNode.ID(try $0.decode(Int.self, at: 0)) }
     }
 
-    func unparkEntry(_ node: HistoryNode.ID) throws {
+    package func unparkEntry(_ node: HistoryNode.ID) throws {
         let sequence = sequence(at: count)
         try tree().unpark.execute([sequence, Int64(node.rawValue)])
         try tree().deleteUnparked.execute([node.rawValue])
@@ -240,12 +240,12 @@ extension SQLiteHistoryStorage {
         changedSinceBeginWrite = true
     }
 
-    func oldestParkedNode() throws -> HistoryNode.ID? {
+    package func oldestParkedNode() throws -> HistoryNode.ID? {
         guard keepsBranches else { return nil }
         return try tree().oldestParked.fetchOne()?.decode(Int?.self, at: 0).map(HistoryNode.ID.init)
     }
 
-    func removeParkedBranch(_ node: HistoryNode.ID) throws {
+    package func removeParkedBranch(_ node: HistoryNode.ID) throws {
         try discardParked(try tree().branchRows, [node.rawValue])
         try tree().removeBranch.execute([node.rawValue])
         parkedRows = nil
@@ -290,7 +290,7 @@ extension SQLiteHistoryStorage {
         }
     }
 
-    func chronologicalNeighbor(of node: HistoryNode.ID, before: Bool) throws -> HistoryNode.ID? {
+    package func chronologicalNeighbor(of node: HistoryNode.ID, before: Bool) throws -> HistoryNode.ID? {
         let statement = before ? try tree().neighborBefore : try tree().neighborAfter
         guard let found = try statement.fetchOne([node.rawValue])?.decode(Int64.self, at: 0),
             found > 0, found < Int64.max
@@ -298,14 +298,14 @@ extension SQLiteHistoryStorage {
         return HistoryNode.ID(Int(found))
     }
 
-    func latestNode(recordedAtOrBefore time: Int64) throws -> HistoryNode.ID? {
+    package func latestNode(recordedAtOrBefore time: Int64) throws -> HistoryNode.ID? {
         guard let found = try tree().latestAtOrBefore.fetchOne([time])?.decode(Int.self, at: 0), found > 0 else {
             return nil
         }
         return HistoryNode.ID(found)
     }
 
-    func nodes() throws -> [HistoryNode] {
+    package func nodes() throws -> [HistoryNode] {
         var nodes: [HistoryNode] = []
         for row in try tree().pathNodes.fetchAll() {
             nodes.append(try Self.node(row, isOnPath: true))

@@ -13,7 +13,7 @@ extension SQLiteHistoryStorage {
     /// The most steps a redo could take now, from the header alone (and, in a tree, the number of
     /// parked rows): every step takes at least one entry, from the path above the index or, at
     /// the path's end, from the branch a redo follows. A count above it is sure to be refused.
-    func redoableEntriesAtMost() throws -> Int {
+    package func redoableEntriesAtMost() throws -> Int {
         guard index < count else { return 0 }
         guard keepsBranches else { return count - index }
         return count - index + (try parkedRowCount())
@@ -22,7 +22,7 @@ extension SQLiteHistoryStorage {
     /// The steps below the index: what ``HistoryEngine/undo()`` could undo one after the other.
     ///
     /// - Complexity: One statement reading the rows below the index (no payload decoded).
-    func undoableSteps() throws -> Int {
+    package func undoableSteps() throws -> Int {
         try stepStarts(from: 0, to: index)
     }
 
@@ -31,7 +31,7 @@ extension SQLiteHistoryStorage {
     ///
     /// - Complexity: One statement reading the rows above the index, and in a tree one following
     ///   the branch below the path's end by its index.
-    func redoableSteps() throws -> Int {
+    package func redoableSteps() throws -> Int {
         guard index < count else { return 0 }
         let onPath = try stepStarts(from: index, to: count)
         guard keepsBranches else { return onPath }

@@ -1,5 +1,5 @@
 internal import CommandKit
-import Foundation
+package import Foundation
 import SQLiteDatabase
 
 /// The shared engine's `HistoryStorage` on SQLite: one row per entry, and a one-row header table.
@@ -38,9 +38,9 @@ import SQLiteDatabase
 /// sixteenth); rows are bound from one reused array of typed `DatabaseValue`s rather than boxed
 /// `any DatabaseValueConvertible` (a tenth); the file's data version, not a statement, tells
 /// whether another connection committed (``reloadIfChangedElsewhere()``).
-final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
-    typealias Entry = DurableEntry
-    typealias Failure = any Error
+package final class SQLiteHistoryStorage: DurableHistoryStorage, StoredPayloadSource {
+    package typealias Entry = DurableEntry
+    package typealias Failure = any Error
 
     let database: Database
     /// The registered commands, bound to the receiver.
@@ -48,11 +48,11 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
 
     // Exclusivity checks skipped: see "Performance notes".
     @exclusivity(unchecked) private(set) var base: Int64 = 0
-    @exclusivity(unchecked) var count = 0
-    @exclusivity(unchecked) private(set) var index = 0
-    @exclusivity(unchecked) private(set) var cleanIndex: Int? = 0
+    @exclusivity(unchecked) package var count = 0
+    @exclusivity(unchecked) package private(set) var index = 0
+    @exclusivity(unchecked) package private(set) var cleanIndex: Int? = 0
     /// Persisted for the owner; the engine keeps its own copy.
-    @exclusivity(unchecked) var undoLimit = 0 {
+    @exclusivity(unchecked) package var undoLimit = 0 {
         didSet {
             headerIsDirty = true
             if undoLimit != oldValue { changedSinceBeginWrite = true }
@@ -80,7 +80,7 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
     /// row holds the largest number, leaves the header alone).
     @exclusivity(unchecked) var nextNodeMustBeStored = false
     /// Whether a redo tail is parked as a branch rather than removed (format 6).
-    @exclusivity(unchecked) var keepsBranches = false
+    @exclusivity(unchecked) package var keepsBranches = false
     /// Whether this connection's owner asked for branches (``startKeepingBranches()``).
     @exclusivity(unchecked) var branchesRequested = false
     /// The number of parked rows, counted when first asked (only the undo limit of a tree asks).
@@ -525,7 +525,7 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
     /// - Returns: The payload.
     /// - Throws: ``StoreError`` (`corruptDatabase`) when the row is gone or its payload is not a
     ///   blob (NULL or text, as in a damaged file); a database error when reading fails.
-    func payload(at sequence: Int64, position: Int) throws -> Data {
+    package func payload(at sequence: Int64, position: Int) throws -> Data {
         guard let row = try selectPayload.fetchOne([sequence]) else {
             throw StoreError(
                 .corruptDatabase,
@@ -573,14 +573,14 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
 
     // MARK: HistoryStorage
 
-    func entry(at position: Int) throws -> Entry {
+    package func entry(at position: Int) throws -> Entry {
         try load(at: position).entry
     }
 
     /// What the history holds about the entry at a position: its identity, texts and time.
     ///
     /// - Complexity: O(1): one indexed row without its payload, or none when cached.
-    func record(at position: Int) throws -> HistoryRecord {
+    package func record(at position: Int) throws -> HistoryRecord {
         let (_, stored, identity) = try load(at: position)
         return HistoryRecord(
             id: HistoryRecord.ID(sequence: sequence(at: position), token: identity.token),
@@ -592,7 +592,7 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
         )
     }
 
-    func append(_ entry: Entry) throws {
+    package func append(_ entry: Entry) throws {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: count)
         let identity = EntryIdentity(token: tokens.next(), recordedAt: EntryIdentity.now(), author: author)
@@ -604,7 +604,7 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
         remember(entry, stored, identity, at: sequence)
     }
 
-    func replaceEntry(at position: Int, with entry: Entry) throws {
+    package func replaceEntry(at position: Int, with entry: Entry) throws {
         changedSinceBeginWrite = true
         try write(entry, at: position, identity: try load(at: position).identity, unlessEqualTo: nil)
     }
@@ -621,7 +621,7 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
         remember(entry, stored, identity, at: sequence)
     }
 
-    func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) throws -> Result {
+    package func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) throws -> Result {
         // With its payload: `body` runs or merges the entry, and the comparison below needs it.
         let loaded = try loadWithPayload(at: position)
         var entry = loaded.entry
@@ -687,7 +687,7 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
         try discardEntries(from: sequence, upTo: sequence + 1)
     }
 
-    func removeEntries(from position: Int) throws {
+    package func removeEntries(from position: Int) throws {
         nextNodeMustBeStored = true
         if position == 0 { try removeAllBranches() }
         let first = sequence(at: position)
@@ -699,7 +699,7 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
         headerIsDirty = true
     }
 
-    func removeFirstEntries(_ k: Int) throws {
+    package func removeFirstEntries(_ k: Int) throws {
         nextNodeMustBeStored = true
         let newBase = sequence(at: k)
         try removeBranchesHanging(below: newBase)
@@ -712,7 +712,7 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
         changedSinceBeginWrite = true
     }
 
-    func removeEntry(at position: Int) throws {
+    package func removeEntry(at position: Int) throws {
         nextNodeMustBeStored = true
         try adoptBranches(ofPathPosition: position)
         let sequence = sequence(at: position)
@@ -725,14 +725,14 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
         changedSinceBeginWrite = true
     }
 
-    func setIndex(_ index: Int) throws {
+    package func setIndex(_ index: Int) throws {
         guard index != self.index else { return }
         self.index = index
         headerIsDirty = true
         changedSinceBeginWrite = true
     }
 
-    func setCleanIndex(_ cleanIndex: Int?) throws {
+    package func setCleanIndex(_ cleanIndex: Int?) throws {
         guard cleanIndex != self.cleanIndex else { return }
         self.cleanIndex = cleanIndex
         headerIsDirty = true

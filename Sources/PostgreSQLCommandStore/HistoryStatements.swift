@@ -2,8 +2,8 @@
 import CommandStore
 import PostgreSQLDatabase
 
-/// The SQL of one history's tables, `<prefix>_header` and `<prefix>_entry`, built once from a
-/// checked prefix.
+/// The SQL of one history's tables, `<prefix>_header`, `<prefix>_entry` and `<prefix>_branch`,
+/// built once from a checked prefix.
 ///
 /// Table names cannot be bound parameters, so they are the one thing spelled into the SQL: the
 /// prefix is checked to be a plain lowercase identifier (letters, digits, `_`) first, so it can
@@ -11,12 +11,15 @@ import PostgreSQLDatabase
 struct HistoryStatements {
     /// The header table: one row, the history's count, index, clean index, undo limit and revision.
     let header: String
-    /// The entry table: one row per entry, keyed by sequence (position `p` is `base + p`).
+    /// The entry table: one row per entry of the current path, keyed by sequence (position `p` is
+    /// `base + p`), each with its node in the tree.
     let entry: String
+    /// The branch table: the parked nodes of a branching history, each with its parent and `visit`.
+    let branch: String
     /// The NOTIFY channel commits announce themselves on (the prefix).
     let channel: String
 
-    /// The longest prefix: PostgreSQL truncates identifiers at 63 bytes, and `_header` must fit.
+    /// The longest prefix: PostgreSQL truncates identifiers at 63 bytes, and `_branch_parent` must fit.
     static let longestPrefix = 48
 
     /// - Throws: `StoreError/Code/invalidSchema` for a prefix that is not a plain identifier.
@@ -38,12 +41,21 @@ struct HistoryStatements {
         }
         header = prefix + "_header"
         entry = prefix + "_entry"
+        branch = prefix + "_branch"
         channel = prefix
     }
 
     // MARK: The schema
 
-    /// Version 1: the linear history (no branches yet).
+    /// The migrations, in order: version 1 made a database of the first release, which still opens.
+    var migrations: [PostgreSQLMigration] {
+        [
+            PostgreSQLMigration(version: 1, name: "linear history", statements: createTables),
+            PostgreSQLMigration(version: 2, name: "branches", statements: addBranches),
+        ]
+    }
+
+    /// Version 1: the linear history.
     var createTables: [String] {
         [
             """
@@ -79,13 +91,16 @@ struct HistoryStatements {
     // MARK: The header
 
     var selectHeader: String {
-        "SELECT base, count, current_index, clean_index, undo_limit, revision FROM \(header) WHERE singleton = 1"
+        """
+        SELECT base, count, current_index, clean_index, undo_limit, revision, next_node, keeps_branches
+        FROM \(header) WHERE singleton = 1
+        """
     }
 
     /// The header, locked until the transaction ends: every history writer takes it first, so
     /// writers queue here rather than each doing its work and all but one failing at commit.
     var selectHeaderForUpdate: String {
-        "SELECT base, count, current_index, clean_index, undo_limit, revision FROM \(header) WHERE singleton = 1 FOR UPDATE"
+        selectHeader + " FOR UPDATE"
     }
 
     var selectRevision: String { "SELECT revision FROM \(header) WHERE singleton = 1" }
@@ -93,21 +108,21 @@ struct HistoryStatements {
     var updateHeader: String {
         """
         UPDATE \(header) SET base = $1, count = $2, current_index = $3, clean_index = $4, undo_limit = $5,
-            revision = revision + 1
+            next_node = $6, keeps_branches = $7, revision = revision + 1
         WHERE singleton = 1 RETURNING revision
         """
     }
 
     /// ``updateHeader`` and, in the same round trip, the NOTIFY of the revision it took
-    /// (`$6`: the channel), delivered when the transaction commits.
+    /// (`$8`: the channel), delivered when the transaction commits.
     var updateHeaderAndNotify: String {
         """
         WITH updated AS (
             UPDATE \(header) SET base = $1, count = $2, current_index = $3, clean_index = $4, undo_limit = $5,
-                revision = revision + 1
+                next_node = $6, keeps_branches = $7, revision = revision + 1
             WHERE singleton = 1 RETURNING revision
         )
-        SELECT revision, pg_notify($6, revision::text) FROM updated
+        SELECT revision, pg_notify($8, revision::text) FROM updated
         """
     }
 
@@ -116,7 +131,7 @@ struct HistoryStatements {
     /// Every column of an entry row but its payload.
     var selectEntry: String {
         """
-        SELECT kind, version, text, action_text, merge_id, significant, token, recorded_at, author
+        SELECT kind, version, text, action_text, merge_id, significant, token, recorded_at, author, node
         FROM \(entry) WHERE sequence = $1
         """
     }
@@ -126,8 +141,9 @@ struct HistoryStatements {
     var insertEntry: String {
         """
         INSERT INTO \(entry)
-            (sequence, kind, version, text, action_text, merge_id, significant, payload, token, recorded_at, author)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+            (sequence, kind, version, text, action_text, merge_id, significant, payload, token, recorded_at, author,
+             node)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
         """
     }
 

@@ -21,7 +21,7 @@ extension PostgreSQLHistory {
         }
         guard try !storage.cacheIsCommitted || storage.committedRevision() != storage.revision else { return false }
         let before = storage.revision
-        try readCommitted { () }
+        try readCommittedValue { () }
         return storage.revision != before
     }
 

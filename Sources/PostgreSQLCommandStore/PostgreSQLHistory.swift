@@ -39,18 +39,18 @@ public final class PostgreSQLHistory<Receiver> {
     public let receiver: Receiver
     /// The command types the history can decode.
     public let registry: CommandRegistry<Receiver>
-    /// How each write transaction is isolated (see ``init(connection:receiver:registry:tablePrefix:isolation:)``).
+    /// How each write transaction is isolated (see ``init(connection:receiver:registry:tablePrefix:isolation:keepsBranches:)``).
     public let isolation: PostgreSQLConnection.Isolation
 
-    var engine: HistoryEngine<PostgreSQLHistoryStorage>
-    let storage: PostgreSQLHistoryStorage
+    package var engine: HistoryEngine<PostgreSQLHistoryStorage>
+    package let storage: PostgreSQLHistoryStorage
     /// The state as of the last call, texts included.
     private var cachedState: UndoState
     /// The records of the steps the next undo and redo apply, read with the state.
     private var cachedRecords: (undo: HistoryRecord?, redo: HistoryRecord?)
     private var activity = PostgreSQLHistoryActivity.idle
     /// Present once someone observes (``changes``, ``model``).
-    private var observers: HistoryObservers?
+    package var observers: HistoryObservers?
     /// The server process the LISTEN was sent on: a reconnect starts a session that listens to nothing.
     var listeningProcess: Int32?
 
@@ -67,18 +67,23 @@ public final class PostgreSQLHistory<Receiver> {
     ///   - connection: The connection; the receiver must write through it too.
     ///   - receiver: What the commands run against.
     ///   - registry: The command types stored in this history.
-    ///   - tablePrefix: The tables' prefix (`<prefix>_header`, `<prefix>_entry`), also the NOTIFY
-    ///     channel: several histories share one database under different prefixes. A lowercase
+    ///   - tablePrefix: The tables' prefix (`<prefix>_header`, `<prefix>_entry`, `<prefix>_branch`),
+    ///     also the NOTIFY channel: several histories share one database under different prefixes. A lowercase
     ///     identifier: a-z, 0-9 and `_`.
     ///   - isolation: `PostgreSQLConnection/Isolation/readCommitted` (the default) or
     ///     `PostgreSQLConnection/Isolation/serializable`. Either way every write first locks the
     ///     header row, so history writers queue one behind the other; serializable also protects
     ///     the receiver's tables from writers outside the history, at the cost of retries.
+    ///   - keepsBranches: `true` makes the history keep branches from now on (a push after an undo
+    ///     parks the redo steps instead of removing them; see `CommandKit`'s "Time travel"). The
+    ///     choice is stored with the next change: once on, the history keeps branches for every
+    ///     client. `false` (the default) keeps what the database says.
     /// - Throws: `StoreError` for a malformed prefix or damaged tables, a `PostgreSQLError`
     ///   from the server (a schema version newer than this program's included).
     public init(
         connection: PostgreSQLConnection, receiver: Receiver, registry: CommandRegistry<Receiver>,
-        tablePrefix: String = "commandstore_history", isolation: PostgreSQLConnection.Isolation = .readCommitted
+        tablePrefix: String = "commandstore_history", isolation: PostgreSQLConnection.Isolation = .readCommitted,
+        keepsBranches: Bool = false
     ) throws {
         let statements = try HistoryStatements(prefix: tablePrefix)
         try connection.migrate(Self.schema(statements))
@@ -89,6 +94,7 @@ public final class PostgreSQLHistory<Receiver> {
         let storage = PostgreSQLHistoryStorage(
             connection: connection, commands: BoundCommandDecoder(registry: registry, receiver: receiver),
             statements: statements)
+        if keepsBranches { storage.startKeepingBranches() }
         let opened = try connection.inTransaction(.repeatableRead) {
             storage.beginTransaction()
             try storage.reload(locking: false)
@@ -121,9 +127,7 @@ public final class PostgreSQLHistory<Receiver> {
     }
 
     static func schema(_ statements: HistoryStatements) -> PostgreSQLSchema {
-        PostgreSQLSchema(
-            identifier: statements.channel,
-            migrations: [PostgreSQLMigration(version: 1, name: "linear history", statements: statements.createTables)])
+        PostgreSQLSchema(identifier: statements.channel, migrations: statements.migrations)
     }
 
     /// The tables' prefix (and the NOTIFY channel).
@@ -189,26 +193,14 @@ public final class PostgreSQLHistory<Receiver> {
     ///
     /// - Throws: `StoreError` when the entry is gone or damaged, or a `PostgreSQLError`.
     public func text(at position: Int) throws -> String {
-        if cachedState.macroDepth > 0, position == storage.count, let text = try? engine.text(at: position) {
-            return text
-        }
-        return try record(at: position).text
+        try textOfEntry(at: position)
     }
 
     /// The command at a position, decoded from its row (a macro with its children).
     ///
     /// - Throws: `StoreError` when the entry is gone or does not decode, or a `PostgreSQLError`.
     public func command(at position: Int) throws -> DurableCommand<Receiver> {
-        if cachedState.macroDepth > 0, position == storage.count, var open = engine.openMacroEntry() {
-            try open.decode()
-            return try DurableCommand(open)
-        }
-        return try readCommitted {
-            try requirePosition(position)
-            var entry = try storage.entry(at: position)
-            try entry.decode()
-            return try DurableCommand(entry)
-        }
+        try decodedCommand(at: position)
     }
 
     /// The record of the entry at a position: its identity, texts, time and author.
@@ -216,26 +208,15 @@ public final class PostgreSQLHistory<Receiver> {
     /// - Throws: `StoreError` with code `StoreError/Code/historyChanged` when another client
     ///   shortened the history below `position`; a damaged row, or a `PostgreSQLError`.
     public func record(at position: Int) throws -> HistoryRecord {
-        try readCommitted {
-            try requirePosition(position)
-            return try storage.record(at: position)
-        }
+        try recordOfEntry(at: position)
     }
 
     /// Every entry's record, oldest first, with the index and the revision, read in one transaction.
     ///
     /// - Throws: `StoreError` for a damaged row, or a `PostgreSQLError`.
     public func records() throws -> (records: [HistoryRecord], index: Int, revision: Int) {
-        try readCommitted {
+        try readCommittedValue {
             (try (0..<storage.count).map { try storage.record(at: $0) }, storage.index, Int(storage.revision))
-        }
-    }
-
-    private func requirePosition(_ position: Int) throws {
-        guard (0..<storage.count).contains(position) else {
-            throw StoreError(
-                .historyChanged,
-                "\(storage.place): history entry \(position) is gone (the history has \(storage.count) entries now)")
         }
     }
 
@@ -258,14 +239,7 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// Removes a change handler added with ``addChangeHandler(_:)``.
     public func removeChangeHandler(_ token: UndoChangeHandlerToken) {
-        observers?.removeChangeHandler(token)
-    }
-
-    private var observation: HistoryObservers {
-        if let observers { return observers }
-        let created = HistoryObservers(state: committedState())
-        observers = created
-        return created
+        removeObservingHandler(token)
     }
 
     // MARK: - Operations
@@ -291,11 +265,7 @@ public final class PostgreSQLHistory<Receiver> {
     @discardableResult
     public func push<Command: PersistentCommand>(_ makeCommand: () throws -> Command) throws -> Command
     where Command.Receiver == Receiver {
-        try perform(.push, always: cachedState.macroDepth == 0) { engine in
-            let bound = ReceiverBoundCommand(try makeCommand(), receiver: receiver)
-            try engine.push(DurableEntry(content: .command(bound)))
-            return bound.current
-        }
+        try pushMaking(makeCommand)
     }
 
     /// Undoes one step, the last one as committed when the transaction begins, in one transaction.
@@ -324,25 +294,7 @@ public final class PostgreSQLHistory<Receiver> {
     ///   `PostgreSQLError`. In every case nothing is undone.
     @discardableResult
     public func undo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
-        precondition(steps >= 1, "undo(steps:) needs at least one step")
-        try requireNoMacro("undo(steps:)")
-        return try perform(.undo) { engine in
-            let first = engine.canUndo ? try storage.record(at: engine.stepStart(below: engine.index)) : nil
-            try check(expected, against: first, direction: "undo")
-            if steps > engine.index {
-                let available = try storage.stepStarts(from: 0, to: engine.index)
-                throw notEnough(.nothingToUndo, steps: steps, available: available, "undo")
-            }
-            var undone: [HistoryRecord] = []
-            while undone.count < steps {
-                guard engine.canUndo else {
-                    throw notEnough(.nothingToUndo, steps: steps, available: undone.count, "undo")
-                }
-                undone.append(try storage.record(at: engine.stepStart(below: engine.index)))
-                try engine.undo()
-            }
-            return undone
-        }
+        try undoSteps(steps, expecting: expected)
     }
 
     /// Redoes exactly `steps` steps, counted from the committed history, in one transaction.
@@ -354,25 +306,7 @@ public final class PostgreSQLHistory<Receiver> {
     /// - Throws: As ``undo(steps:expecting:)``, with `StoreError/Code/nothingToRedo`.
     @discardableResult
     public func redo(steps: Int, expecting expected: HistoryRecord.ID? = nil) throws -> [HistoryRecord] {
-        precondition(steps >= 1, "redo(steps:) needs at least one step")
-        try requireNoMacro("redo(steps:)")
-        return try perform(.redo) { engine in
-            let first = engine.canRedo ? try storage.record(at: engine.index) : nil
-            try check(expected, against: first, direction: "redo")
-            if steps > storage.count - engine.index {
-                let available = try storage.stepStarts(from: engine.index, to: storage.count)
-                throw notEnough(.nothingToRedo, steps: steps, available: available, "redo")
-            }
-            var redone: [HistoryRecord] = []
-            while redone.count < steps {
-                guard engine.canRedo else {
-                    throw notEnough(.nothingToRedo, steps: steps, available: redone.count, "redo")
-                }
-                redone.append(try storage.record(at: engine.index))
-                try engine.redo()
-            }
-            return redone
-        }
+        try redoSteps(steps, expecting: expected)
     }
 
     /// Undoes or redoes entry by entry to `index` (clamped to `0...count`), in one transaction.
@@ -400,10 +334,7 @@ public final class PostgreSQLHistory<Receiver> {
     ///
     /// - Throws: A `PostgreSQLError`.
     public func setUndoLimit(_ limit: Int) throws {
-        try perform(.setUndoLimit) { engine in
-            try engine.setUndoLimit(limit)
-            engine.storage.undoLimit = engine.undoLimit
-        }
+        try storeUndoLimit(limit)
     }
 
     /// Removes every entry without running them; the empty history is clean.
@@ -411,11 +342,7 @@ public final class PostgreSQLHistory<Receiver> {
     /// - Throws: `StoreError` with code `StoreError/Code/macroState` while a macro is open, or
     ///   a `PostgreSQLError`.
     public func clear() throws {
-        if case .macro = activity {
-            throw StoreError(
-                .macroState, "clear() while a macro is open: end it first", undoErrorCode: .macroOpen)
-        }
-        try perform(.clear) { engine in try engine.clear() }
+        try clearEntries()
     }
 
     // MARK: - Macros
@@ -522,7 +449,7 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// Runs one engine operation in its own transaction (a savepoint inside an open macro), then
     /// keeps the state it left.
-    func perform<Result>(
+    package func perform<Result>(
         _ change: UndoChange.Operation,
         always: Bool = false,
         _ operation: (inout HistoryEngine<PostgreSQLHistoryStorage>) throws -> Result
@@ -610,7 +537,7 @@ public final class PostgreSQLHistory<Receiver> {
     /// Runs `body` on the committed state: in a read transaction that first rereads the history
     /// when another client committed since the last read (and then tells the observers). Inside a
     /// call or an open macro, the state in memory is the transaction's, and `body` reads it as is.
-    func readCommitted<T>(_ body: () throws -> T) throws -> T {
+    package func readCommittedValue<T>(_ body: () throws -> T) throws -> T {
         guard case .idle = activity else { return try body() }
         var reread: (state: UndoState, records: (undo: HistoryRecord?, redo: HistoryRecord?))?
         defer {
@@ -639,12 +566,12 @@ public final class PostgreSQLHistory<Receiver> {
     /// The state as committed now: one statement compares the revision, and the state is reread
     /// only after another client's commit. A failed check leaves the state as last read (the next
     /// operation reports the problem).
-    func committedState() -> UndoState {
+    package func committedState() -> UndoState {
         guard case .idle = activity else { return cachedState }
         if !storage.cacheIsCommitted {
-            _ = try? readCommitted { () }
+            _ = try? readCommittedValue { () }
         } else if let revision = try? storage.committedRevision(), revision != storage.revision {
-            _ = try? readCommitted { () }
+            _ = try? readCommittedValue { () }
         }
         return cachedState
     }
@@ -673,49 +600,17 @@ public final class PostgreSQLHistory<Receiver> {
         observers?.publish(change, state: cachedState, always: always)
     }
 
-    /// The records of the steps the next undo and redo apply (read inside the caller's transaction).
-    private static func records(
-        _ engine: HistoryEngine<PostgreSQLHistoryStorage>
-    ) throws -> (undo: HistoryRecord?, redo: HistoryRecord?) {
-        (
-            engine.canUndo ? try engine.storage.record(at: engine.stepStart(below: engine.index)) : nil,
-            engine.canRedo ? try engine.storage.record(at: engine.index) : nil
-        )
-    }
-
-    // MARK: - Refusals
-
-    private func requireNoMacro(_ call: String) throws {
-        guard cachedState.macroDepth == 0 else {
-            throw StoreError(.macroState, "\(call) while a macro is open: end it first", undoErrorCode: .macroOpen)
-        }
-    }
-
-    private func notEnough(_ code: StoreError.Code, steps: Int, available: Int, _ verb: String) -> StoreError {
-        StoreError(
-            code,
-            available == 0
-                ? "nothing to \(verb)" : "cannot \(verb) \(steps) steps: only \(available) can be \(verb)ne")
-    }
-
-    private func check(_ expected: HistoryRecord.ID?, against actual: HistoryRecord?, direction: String) throws {
-        guard let expected, expected != actual?.id else { return }
-        let now =
-            actual.map { "the step to \(direction) is now “\($0.actionText)”" }
-            ?? "there is nothing to \(direction) now"
-        throw StoreError(.historyChanged, "another client changed the history: \(now); nothing was done")
-    }
-
-    func reentrancyError(_ call: String) -> StoreError {
-        StoreError(
-            .macroState,
-            "\(call) was made from inside a running history call (a command must not call its own history)",
-            undoErrorCode: .reentrantCall)
-    }
+    // MARK: - Activity
 
     /// Whether the history is between calls (not running one, no macro open).
     var isIdle: Bool {
         if case .idle = activity { return true }
+        return false
+    }
+
+    /// Whether an outermost macro is open and no call is running (``clear()`` is refused then).
+    package var isBetweenCallsInMacro: Bool {
+        if case .macro = activity { return true }
         return false
     }
 }

@@ -1,11 +1,13 @@
 #if PostgreSQL
 internal import CommandKit
-import CommandStore
-import Foundation
+package import CommandStore
+package import Foundation
 import PostgreSQLDatabase
 
 /// The shared engine's `HistoryStorage` on PostgreSQL: one row per entry and a one-row header,
-/// the layout of CommandStore's SQLite storage without its single-machine tricks.
+/// the layout of CommandStore's SQLite storage without its single-machine tricks; a branching
+/// history parks the branches off its path in a table of their own
+/// (`PostgreSQLHistoryStorage+Branches`).
 ///
 /// Position `p` is sequence `base + p`; trimming deletes rows and advances `base`. The header
 /// (count, index, clean index, undo limit, revision) is read at the start of every write
@@ -17,20 +19,20 @@ import PostgreSQLDatabase
 /// transaction: the engine and the entries swallow some errors (an entry that does not decode is
 /// recorded apart), and after a failed statement PostgreSQL refuses every other one in the
 /// transaction, so the owner rethrows this first error, a serialization failure it then retries.
-final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
-    typealias Entry = DurableEntry
-    typealias Failure = any Error
+package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPayloadSource {
+    package typealias Entry = DurableEntry
+    package typealias Failure = any Error
 
     let connection: PostgreSQLConnection
     let commands: BoundCommandDecoder
     let statements: HistoryStatements
 
     private(set) var base: Int64 = 0
-    private(set) var count = 0
-    private(set) var index = 0
-    private(set) var cleanIndex: Int? = 0
+    package internal(set) var count = 0
+    package private(set) var index = 0
+    package private(set) var cleanIndex: Int? = 0
     /// Persisted for the owner; the engine keeps its own copy.
-    var undoLimit = 0 {
+    package var undoLimit = 0 {
         didSet { if undoLimit != oldValue { changed = true } }
     }
     /// The revision as last read or written: every committed change raises it by one.
@@ -38,7 +40,15 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
     /// The author recorded with each new entry.
     var author: String?
     /// Whether the operation under way changed the history (its commit then takes a revision).
-    private var changed = false
+    var changed = false
+    /// Whether a redo tail is parked as a branch rather than removed (stored in the header).
+    package internal(set) var keepsBranches = false
+    /// Whether this client's owner asked for branches (``startKeepingBranches()``).
+    var branchesRequested = false
+    /// The number the next recorded step takes: stored in the header, never reused.
+    var nextNode: Int64 = 1
+    /// The number of parked rows, counted when first asked (only the undo limit of a tree asks).
+    var parkedRows: Int?
     /// The first PostgreSQL error since ``beginTransaction()`` (see the type's notes).
     private(set) var firstFailure: PostgreSQLError?
 
@@ -47,15 +57,17 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
     private let decoder = JSONDecoder()
 
     /// Entries read or written, by sequence, with their stored form and identity.
-    private var cache: [Int64: Cached] = [:]
+    var cache: [Int64: Cached] = [:]
     /// Whether the cache and header hold committed rows only (``noteCommitted()``): false from the
     /// start of a write until its commit, so a rolled-back write's rows are never kept.
     private(set) var cacheIsCommitted = false
 
-    private struct Cached {
+    struct Cached {
         var entry: Entry
         var stored: StoredEntry
         var identity: EntryIdentity
+        /// The entry's node in the tree.
+        var node: Int64
     }
 
     init(connection: PostgreSQLConnection, commands: BoundCommandDecoder, statements: HistoryStatements) {
@@ -116,6 +128,10 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         if let cleanIndex, !(0...count).contains(cleanIndex) {
             throw StoreError(.corruptDatabase, "\(place) has a damaged header row")
         }
+        guard let nextNode = try row.decode(Int64.self, at: 6), let keepsBranches = try row.decode(Bool.self, at: 7)
+        else {
+            throw StoreError(.corruptDatabase, "\(place) has a damaged header row")
+        }
         if revision != keptRevision { cache.removeAll(keepingCapacity: true) }
         self.base = base
         self.count = count
@@ -123,6 +139,9 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         self.cleanIndex = cleanIndex
         self.undoLimit = undoLimit
         self.revision = revision
+        self.nextNode = nextNode
+        self.keepsBranches = keepsBranches || branchesRequested
+        parkedRows = nil
         changed = false
     }
 
@@ -151,8 +170,9 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         let rows =
             notifying
             ? try query(
-                statements.updateHeaderAndNotify, [base, count, index, cleanIndex, undoLimit, statements.channel])
-            : try query(statements.updateHeader, [base, count, index, cleanIndex, undoLimit])
+                statements.updateHeaderAndNotify,
+                [base, count, index, cleanIndex, undoLimit, nextNode, keepsBranches, statements.channel])
+            : try query(statements.updateHeader, [base, count, index, cleanIndex, undoLimit, nextNode, keepsBranches])
         guard let revision = try rows.first?.decode(Int64.self, at: 0) else {
             throw StoreError(.corruptDatabase, "\(place) lost its header row")
         }
@@ -165,7 +185,7 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
 
     func sequence(at position: Int) -> Int64 { base + Int64(position) }
 
-    private func load(at position: Int) throws -> Cached {
+    func load(at position: Int) throws -> Cached {
         precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
         let sequence = sequence(at: position)
         if let cached = cache[sequence] { return cached }
@@ -184,12 +204,16 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         let identity = EntryIdentity(
             token: try row.decode(Int64.self, at: 6), recordedAt: try row.decode(Int64.self, at: 7),
             author: try row.decode(String.self, at: 8))
+        guard let node = try row.decode(Int64.self, at: 9) else {
+            throw StoreError(
+                .corruptDatabase, "\(place) has a damaged history entry \(position) (sequence \(sequence))")
+        }
         let cached = Cached(
             entry: Entry(
                 content: .stored(
                     stored,
                     Decoding(commands: commands, path: place, position: position, storage: self, sequence: sequence))),
-            stored: stored, identity: identity)
+            stored: stored, identity: identity, node: node)
         cache[sequence] = cached
         return cached
     }
@@ -208,7 +232,7 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         return loaded
     }
 
-    func payload(at sequence: Int64, position: Int) throws -> Data {
+    package func payload(at sequence: Int64, position: Int) throws -> Data {
         guard let row = try query(statements.selectPayload, [sequence]).first else {
             throw StoreError(.corruptDatabase, "\(place) has lost history entry \(position) (sequence \(sequence))")
         }
@@ -219,7 +243,7 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
     }
 
     /// What the history holds about the entry at a position: its identity, texts and time.
-    func record(at position: Int) throws -> HistoryRecord {
+    package func record(at position: Int) throws -> HistoryRecord {
         let loaded = try load(at: position)
         return HistoryRecord(
             id: HistoryRecord.ID(sequence: sequence(at: position), token: loaded.identity.token),
@@ -238,50 +262,53 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
 
     // MARK: HistoryStorage
 
-    func entry(at position: Int) throws -> Entry {
+    package func entry(at position: Int) throws -> Entry {
         try load(at: position).entry
     }
 
-    func append(_ entry: Entry) throws {
+    package func append(_ entry: Entry) throws {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: count)
         let identity = EntryIdentity(token: tokens.next(), recordedAt: EntryIdentity.now(), author: author)
         try execute(
             statements.insertEntry,
-            [sequence] + values(of: stored) + [identity.token, identity.recordedAt, identity.author])
-        cache[sequence] = Cached(entry: entry, stored: stored, identity: identity)
+            [sequence] + values(of: stored) + [identity.token, identity.recordedAt, identity.author, nextNode])
+        cache[sequence] = Cached(entry: entry, stored: stored, identity: identity, node: nextNode)
+        nextNode += 1
         count += 1
         changed = true
     }
 
-    func replaceEntry(at position: Int, with entry: Entry) throws {
-        try write(entry, at: position, identity: try load(at: position).identity, unlessEqualTo: nil)
+    package func replaceEntry(at position: Int, with entry: Entry) throws {
+        let loaded = try load(at: position)
+        try write(entry, at: position, identity: loaded.identity, node: loaded.node, unlessEqualTo: nil)
         changed = true
     }
 
     private func write(
-        _ entry: Entry, at position: Int, identity: EntryIdentity, unlessEqualTo previous: StoredEntry?
+        _ entry: Entry, at position: Int, identity: EntryIdentity, node: Int64, unlessEqualTo previous: StoredEntry?
     ) throws {
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: position)
         if stored != previous {
             try execute(statements.updateEntry, [sequence] + values(of: stored))
         }
-        cache[sequence] = Cached(entry: entry, stored: stored, identity: identity)
+        cache[sequence] = Cached(entry: entry, stored: stored, identity: identity, node: node)
     }
 
-    func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) throws -> Result {
+    package func modifyEntry<Result>(at position: Int, _ body: (inout Entry) throws -> Result) throws -> Result {
         let loaded = try loadWithPayload(at: position)
         var entry = loaded.entry
         // Decoded first, as on SQLite: an entry obsolete as decoded is skipped, not run once more.
         try? entry.decode()
         changed = true
         let result = try body(&entry)
-        try write(entry, at: position, identity: loaded.identity, unlessEqualTo: loaded.stored)
+        try write(entry, at: position, identity: loaded.identity, node: loaded.node, unlessEqualTo: loaded.stored)
         return result
     }
 
-    func removeEntries(from position: Int) throws {
+    package func removeEntries(from position: Int) throws {
+        if position == 0 { try removeAllBranches() }
         let first = sequence(at: position)
         try discardEntries(from: first, upTo: sequence(at: count))
         try execute(statements.deleteFrom, [first])
@@ -290,8 +317,9 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         count = position
     }
 
-    func removeFirstEntries(_ k: Int) throws {
+    package func removeFirstEntries(_ k: Int) throws {
         let newBase = sequence(at: k)
+        try removeBranchesHanging(below: newBase)
         try discardEntries(from: base, upTo: newBase)
         try execute(statements.deleteBefore, [newBase])
         cache = cache.filter { $0.key >= newBase }
@@ -300,7 +328,8 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         changed = true
     }
 
-    func removeEntry(at position: Int) throws {
+    package func removeEntry(at position: Int) throws {
+        try adoptBranches(ofPathPosition: position)
         let sequence = sequence(at: position)
         try execute(statements.deleteOne, [sequence])
         try execute(statements.shiftDownStart, [sequence])
@@ -310,13 +339,13 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
         changed = true
     }
 
-    func setIndex(_ index: Int) throws {
+    package func setIndex(_ index: Int) throws {
         guard index != self.index else { return }
         self.index = index
         changed = true
     }
 
-    func setCleanIndex(_ cleanIndex: Int?) throws {
+    package func setCleanIndex(_ cleanIndex: Int?) throws {
         guard cleanIndex != self.cleanIndex else { return }
         self.cleanIndex = cleanIndex
         changed = true
@@ -328,9 +357,16 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
     /// sequences `first ..< end`, about to be removed, macros' children included.
     private func discardEntries(from first: Int64, upTo end: Int64) throws {
         guard !commands.discardingKinds.isEmpty, first < end else { return }
-        for row in try query(statements.selectRange, [first, end]) {
-            let sequence = try row.decode(Int64.self, at: 0) ?? 0
-            let context = "\(place): history entry \(Int(sequence - base)) (sequence \(sequence))"
+        try runDiscardActions(of: try query(statements.selectRange, [first, end])) { sequence in
+            "\(place): history entry \(Int(sequence - base)) (sequence \(sequence))"
+        }
+    }
+
+    /// Runs the discard actions of rows (an ID, kind, version and payload each) about to be
+    /// deleted; rows of kinds without one are skipped.
+    func runDiscardActions(of rows: [PostgreSQLRow], context describe: (Int64) -> String) throws {
+        for row in rows {
+            let context = describe(try row.decode(Int64.self, at: 0) ?? 0)
             let kind = try row.decode(String.self, at: 1)
             if let kind, !commands.discardingKinds.contains(kind) { continue }
             guard let payload = try row.decode(Data.self, at: 3) else {
@@ -359,8 +395,31 @@ final class PostgreSQLHistoryStorage: HistoryStorage, StoredPayloadSource {
 
     // MARK: Steps
 
+    package func undoableSteps() throws -> Int {
+        try stepStarts(from: 0, to: index)
+    }
+
+    /// Every step takes at least one entry, from the path above the index or, at the path's end,
+    /// from the branch a redo follows.
+    package func redoableEntriesAtMost() throws -> Int {
+        guard index < count else { return 0 }
+        guard keepsBranches else { return count - index }
+        return count - index + (try parkedRowCount())
+    }
+
+    /// The path's steps above the index, then those the branches a redo follows would bring.
+    package func redoableSteps() throws -> Int {
+        guard index < count else { return 0 }
+        let onPath = try stepStarts(from: index, to: count)
+        guard keepsBranches else { return onPath }
+        let end = Int64(try nodeID(at: count - 1).rawValue)
+        // Bounded by the rows there are, so a damaged table whose parents form a cycle ends.
+        let rows = try query(statements.followedSignificant, [end, try parkedRowCount()])
+        return onPath + (try rows.first?.decode(Int.self, at: 0) ?? 0)
+    }
+
     /// The entries at positions `start..<end` that begin a step (one statement, no payload read).
-    func stepStarts(from start: Int, to end: Int) throws -> Int {
+    private func stepStarts(from start: Int, to end: Int) throws -> Int {
         guard start < end else { return 0 }
         let rows = try query(statements.countStepStarts, [sequence(at: start), sequence(at: end)])
         return try rows.first?.decode(Int.self, at: 0) ?? 0

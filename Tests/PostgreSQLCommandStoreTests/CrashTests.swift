@@ -3,6 +3,7 @@ import CommandStore
 import Foundation
 import PostgreSQLCommandStore
 import PostgreSQLDatabase
+import PostgreSQLTestSupport
 import TestSupport
 import Testing
 
@@ -15,7 +16,8 @@ import Darwin
 /// Real processes, real SIGKILLs: a child pushes and undoes on a PostgreSQL history, printing each
 /// call once it returned, and is killed at a random moment. The history must then hold every
 /// acknowledged call, and of the one in flight all or nothing: the lines are the steps done.
-@Suite(.enabled(if: TestServer.isEnabled, "COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)"))
+@Suite(
+    .enabled(if: PostgreSQLTestServer.isEnabled, "COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)"))
 struct CrashTests {
     static let seed: UInt64 = 0xC0FF_EE28_DEAD_BEEF
     static let rounds = 12
@@ -32,7 +34,7 @@ struct CrashTests {
 
     @Test func aKilledClientLosesNothingAcknowledgedAndLeavesNoHalfStep() async throws {
         print("CrashTests seed: \(Self.seed) (\(Self.rounds) rounds)")
-        let database = try TestServer.Database()
+        let database = try PostgreSQLTestServer.Database()
         defer { database.drop() }
         _ = try Client(database)  // the tables, before the first child
         var random = SplitMix64(seed: Self.seed)

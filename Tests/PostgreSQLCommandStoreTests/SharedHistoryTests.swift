@@ -4,6 +4,7 @@ import CommandStore
 import Foundation
 @testable import PostgreSQLCommandStore
 import PostgreSQLDatabase
+import PostgreSQLTestSupport
 import Synchronization
 import Testing
 
@@ -11,17 +12,18 @@ import Testing
 /// records refuse stale steps, concurrent writers lose and duplicate nothing, a failed step takes
 /// the receiver's writes with it, a killed session loses nothing acknowledged, and a listening
 /// client hears of commits.
-@Suite(.enabled(if: TestServer.isEnabled, "COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)"))
+@Suite(
+    .enabled(if: PostgreSQLTestServer.isEnabled, "COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)"))
 struct SharedHistoryTests {
     @Test func twoClientsInterleaveAndStaleExpectationsAreRefused() throws {
-        let database = try TestServer.Database()
+        let database = try PostgreSQLTestServer.Database()
         defer { database.drop() }
         let ada = try Client(database, author: "ada")
         let grace = try Client(database, author: "grace")
-        try ada.history.push(AddLine(line: "a1"))
+        try ada.history.push(PostgreSQLLine(line: "a1"))
         let shownToGrace = try #require(grace.history.undoRecord)
         #expect(shownToGrace.author == "ada" && grace.history.count == 1)
-        try ada.history.push(AddLine(line: "a2"))
+        try ada.history.push(PostgreSQLLine(line: "a2"))
         // Grace's view showed a1: undoing "that step" now would undo a2. Refused, nothing done.
         let refused = #expect(throws: StoreError.self) {
             try grace.history.undo(steps: 1, expecting: shownToGrace.id)
@@ -36,7 +38,7 @@ struct SharedHistoryTests {
         #expect(try ada.lines.lines() == ["a1"] && ada.history.index == 1 && ada.history.redoText == "Add Line")
         // Ada pushes over the redo step grace left: grace's redo expectation is stale.
         let redoShownToGrace = try #require(grace.history.redoRecord)
-        try ada.history.push(AddLine(line: "a3"))
+        try ada.history.push(PostgreSQLLine(line: "a3"))
         #expect(throws: StoreError.self) { try grace.history.redo(steps: 1, expecting: redoShownToGrace.id) }
         #expect(try grace.lines.lines() == ["a1", "a3"])
         let records = try grace.history.records()
@@ -48,7 +50,7 @@ struct SharedHistoryTests {
     /// header's lock fails (its snapshot predates the wait) and runs again. No step is lost or doubled.
     @Test(arguments: [PostgreSQLConnection.Isolation.serializable, .readCommitted])
     func concurrentWritersLoseAndDuplicateNothing(isolation: PostgreSQLConnection.Isolation) throws {
-        let database = try TestServer.Database()
+        let database = try PostgreSQLTestServer.Database()
         defer { database.drop() }
         _ = try Client(database)  // creates the tables before the writers race to
         let writers = 4
@@ -63,7 +65,7 @@ struct SharedHistoryTests {
                 var calls = 0
                 for step in 0..<pushes {
                     let line = "w\(writer)-\(step)"
-                    try client.history.push(AddLine(line: line))
+                    try client.history.push(PostgreSQLLine(line: line))
                     pushed.append(line)
                     calls += 1
                     // Every third step, undo the step on top, whoever pushed it: its record says which.
@@ -105,26 +107,26 @@ struct SharedHistoryTests {
     }
 
     @Test func aFailedStepRollsTheReceiversWritesBack() throws {
-        let database = try TestServer.Database()
+        let database = try PostgreSQLTestServer.Database()
         defer { database.drop() }
         let client = try Client(database)
-        try client.history.push(AddLine(line: "kept"))
+        try client.history.push(PostgreSQLLine(line: "kept"))
         let revision = client.history.revision
         // The command writes its line, then throws: the line goes with the call.
         client.lines.failCountdown = 1
-        #expect(throws: LineFailure.self) { try client.history.push(AddLine(line: "lost")) }
+        #expect(throws: PostgreSQLLines.Failure.self) { try client.history.push(PostgreSQLLine(line: "lost")) }
         #expect(
             try client.lines.lines() == ["kept"] && client.history.count == 1 && client.history.revision == revision)
         // An undo whose command throws after deleting: the line is back, the step still done.
         client.lines.failCountdown = 1
-        #expect(throws: LineFailure.self) { try client.history.undo() }
+        #expect(throws: PostgreSQLLines.Failure.self) { try client.history.undo() }
         #expect(try client.lines.lines() == ["kept"] && client.history.index == 1)
         // A macro whose second child fails: the child alone is rolled back, the macro goes on.
         try client.history.beginMacro("Both")
-        try client.history.push(AddLine(line: "first"))
+        try client.history.push(PostgreSQLLine(line: "first"))
         client.lines.failCountdown = 1
-        #expect(throws: LineFailure.self) { try client.history.push(AddLine(line: "second")) }
-        try client.history.push(AddLine(line: "third"))
+        #expect(throws: PostgreSQLLines.Failure.self) { try client.history.push(PostgreSQLLine(line: "second")) }
+        try client.history.push(PostgreSQLLine(line: "third"))
         try client.history.endMacro()
         #expect(try client.lines.lines() == ["kept", "first", "third"] && client.history.undoText == "Both")
         try client.history.undo()
@@ -132,14 +134,14 @@ struct SharedHistoryTests {
     }
 
     @Test func aMacroIsInvisibleToOthersUntilItEnds() throws {
-        let database = try TestServer.Database()
+        let database = try PostgreSQLTestServer.Database()
         defer { database.drop() }
         let ada = try Client(database)
         let grace = try Client(database)
         try ada.history.beginMacro("Pair")
-        try ada.history.push(AddLine(line: "one"))
+        try ada.history.push(PostgreSQLLine(line: "one"))
         #expect(try grace.history.count == 0 && grace.lines.lines().isEmpty)
-        try ada.history.push(AddLine(line: "two"))
+        try ada.history.push(PostgreSQLLine(line: "two"))
         try ada.history.endMacro()
         #expect(grace.history.count == 1 && grace.history.undoText == "Pair")
         #expect(try grace.lines.lines() == ["one", "two"])
@@ -148,23 +150,23 @@ struct SharedHistoryTests {
     /// The server ends the session mid-command: the call fails with one line, nothing of it stays,
     /// every acknowledged step does, and the next call connects again.
     @Test func aKilledSessionLosesNothingAcknowledged() throws {
-        let database = try TestServer.Database()
+        let database = try PostgreSQLTestServer.Database()
         defer { database.drop() }
         let client = try Client(database)
         let admin = try database.connect()
-        for line in ["a", "b"] { try client.history.push(AddLine(line: line)) }
+        for line in ["a", "b"] { try client.history.push(PostgreSQLLine(line: line)) }
         let victim = client.history.connection.serverProcessID
-        client.lines.hook = {
+        client.lines.hook = { _ in
             client.lines.hook = nil
             _ = try admin.query("SELECT pg_terminate_backend($1)", [Int(victim)])
         }
-        let error = #expect(throws: PostgreSQLError.self) { try client.history.push(AddLine(line: "c")) }
+        let error = #expect(throws: PostgreSQLError.self) { try client.history.push(PostgreSQLLine(line: "c")) }
         #expect(error?.code == .connectionLost)
         #expect(error.map { !$0.message.contains("\n") } == true)
         // Reconnected by the next call: the acknowledged steps are there, the interrupted one is not.
         #expect(client.history.connection.serverProcessID != victim)
         #expect(try client.lines.lines() == ["a", "b"] && client.history.count == 2)
-        try client.history.push(AddLine(line: "d"))
+        try client.history.push(PostgreSQLLine(line: "d"))
         try client.history.undo()
         #expect(try client.lines.lines() == ["a", "b"] && client.history.redoText == "Add Line")
         // Killed while idle: the next call fails or reconnects, and never loses a step.
@@ -180,7 +182,7 @@ struct SharedHistoryTests {
 
     /// A listening client hears another's commit, and its state follows; its own commits wake nothing.
     @Test func aListeningClientIsToldOfCommits() throws {
-        let database = try TestServer.Database()
+        let database = try PostgreSQLTestServer.Database()
         defer { database.drop() }
         let ada = try Client(database)
         let grace = try Client(database)
@@ -188,7 +190,7 @@ struct SharedHistoryTests {
         grace.history.addChangeHandler { events.append($0) }
         try grace.history.startListening()
         #expect(try grace.history.waitForChanges(upTo: .zero) == false)
-        try ada.history.push(AddLine(line: "hello"))
+        try ada.history.push(PostgreSQLLine(line: "hello"))
         let start = ContinuousClock.now
         #expect(try grace.history.waitForChanges(upTo: .seconds(10)))
         let latency = ContinuousClock.now - start
@@ -196,7 +198,7 @@ struct SharedHistoryTests {
         #expect(latency < .seconds(5))
         #expect(events.last?.operation == .reload && events.last?.new.undoText == "Add Line")
         // Grace's own push notifies her session too: the revision says it is hers, nothing rereads.
-        try grace.history.push(AddLine(line: "mine"))
+        try grace.history.push(PostgreSQLLine(line: "mine"))
         events.removeAll()
         #expect(try grace.history.waitForChanges(upTo: .milliseconds(200)) == false)
         #expect(events.isEmpty)

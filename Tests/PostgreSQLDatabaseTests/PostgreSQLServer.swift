@@ -1,14 +1,15 @@
 #if PostgreSQL
 import Foundation
 import PostgreSQLDatabase
+import PostgreSQLTestSupport
 
-/// The server the tests run against: `COMMANDKIT_POSTGRES_URL` (Scripts/test.sh starts one with
-/// Scripts/postgres.sh). Without it the suite is skipped on a developer's machine and fails in CI.
+/// The server the tests run against, and its CI gate: `PostgreSQLTestServer`'s. The connections
+/// below set their schema with a statement (`SET search_path`), as these tests always did.
 enum PostgreSQLServer {
-    static let url = ProcessInfo.processInfo.environment["COMMANDKIT_POSTGRES_URL"]
+    static var url: String? { PostgreSQLTestServer.url }
 
     /// Whether the suite runs: a server is named, or this is CI, where its absence is a failure.
-    static var isEnabled: Bool { url != nil || ProcessInfo.processInfo.environment["CI"] == "true" }
+    static var isEnabled: Bool { PostgreSQLTestServer.isEnabled }
 
     /// A connection whose tables live in a schema of its own (dropped by `close`), so tests
     /// running at once never meet each other's rows.

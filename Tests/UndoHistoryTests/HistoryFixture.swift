@@ -4,6 +4,10 @@ import Foundation
 import SQLiteDatabase
 import Testing
 
+#if PostgreSQL
+import PostgreSQLTestSupport
+#endif
+
 /// A document of lines and a history that edits it, the same on every ``UndoHistory`` conformer:
 /// what the shared suite needs to push (pushing is not a protocol requirement, each history takes
 /// its own kind of command).
@@ -32,15 +36,21 @@ extension HistoryFixture {
 enum Conformer: String, CaseIterable, CustomTestStringConvertible {
     case undoStack
     case durableHistory
+    /// The same histories keeping branches (time travel): every rule of a linear history holds.
+    case branchingUndoStack
+    case branchingDurableHistory
     #if PostgreSQL
     case postgreSQLHistory
+    case branchingPostgreSQLHistory
     #endif
 
     /// The conformers the suite runs on here: PostgreSQL's when a server is named (and in CI,
     /// where its absence then fails the suite).
     static var available: [Conformer] {
         #if PostgreSQL
-        allCases.filter { $0 != .postgreSQLHistory || PostgreSQLTestServer.isEnabled }
+        allCases.filter {
+            ($0 != .postgreSQLHistory && $0 != .branchingPostgreSQLHistory) || PostgreSQLTestServer.isEnabled
+        }
         #else
         allCases
         #endif
@@ -51,18 +61,29 @@ enum Conformer: String, CaseIterable, CustomTestStringConvertible {
     /// Runs `body` on a new, empty fixture of this conformer.
     func withFixture(_ body: (any HistoryFixture) throws -> Void) throws {
         switch self {
-        case .undoStack:
-            try body(MemoryFixture())
-        case .durableHistory:
-            let fixture = try DurableFixture()
+        case .undoStack, .branchingUndoStack:
+            try body(MemoryFixture(keepsBranches: keepsBranches))
+        case .durableHistory, .branchingDurableHistory:
+            let fixture = try DurableFixture(keepsBranches: keepsBranches)
             defer { fixture.remove() }
             try body(fixture)
         #if PostgreSQL
-        case .postgreSQLHistory:
-            let fixture = try PostgreSQLFixture()
+        case .postgreSQLHistory, .branchingPostgreSQLHistory:
+            let fixture = try PostgreSQLFixture(keepsBranches: keepsBranches)
             defer { fixture.remove() }
             try body(fixture)
         #endif
+        }
+    }
+
+    /// Whether this conformer's history keeps branches.
+    var keepsBranches: Bool {
+        switch self {
+        case .branchingUndoStack, .branchingDurableHistory: true
+        #if PostgreSQL
+        case .branchingPostgreSQLHistory: true
+        #endif
+        default: false
         }
     }
 }
@@ -107,8 +128,12 @@ struct AddLine: UndoCommand {
 }
 
 struct MemoryFixture: HistoryFixture {
-    let history = UndoStack()
+    let history: UndoStack
     let document = LineDocument()
+
+    init(keepsBranches: Bool = false) {
+        history = UndoStack(keepsBranches: keepsBranches)
+    }
 
     func push(_ line: String, significant: Bool) throws {
         try history.push(AddLine(document: document, line: line, isSignificant: significant))
@@ -140,6 +165,8 @@ final class LineStore {
 
     let database: Database
     var failUndoCountdown = 0
+    /// `k > 0`: the k-th command call from now (redo or undo) throws after its write.
+    var failCountdown = 0
 
     init(database: Database) {
         self.database = database
@@ -147,6 +174,12 @@ final class LineStore {
 
     func lines() throws -> [String] {
         try database.fetchAll("SELECT value FROM line ORDER BY position").map { try $0.decode(String.self, at: 0) }
+    }
+
+    func tick() throws {
+        guard failCountdown > 0 else { return }
+        failCountdown -= 1
+        if failCountdown == 0 { throw LineFailure() }
     }
 }
 
@@ -164,6 +197,7 @@ struct StoredLine: PersistentCommand {
 
     func redo(on store: LineStore) throws {
         try store.database.execute("INSERT INTO line (value) VALUES (?)", [line])
+        try store.tick()
     }
 
     func undo(on store: LineStore) throws {
@@ -172,6 +206,7 @@ struct StoredLine: PersistentCommand {
             if store.failUndoCountdown == 0 { throw LineFailure() }
         }
         try store.database.execute("DELETE FROM line WHERE position = (SELECT max(position) FROM line)")
+        try store.tick()
     }
 }
 
@@ -180,7 +215,7 @@ struct DurableFixture: HistoryFixture {
     let store: LineStore
     let history: DurableHistory<LineStore>
 
-    init() throws {
+    init(keepsBranches: Bool = false) throws {
         folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("undohistory-\(UUID().uuidString)")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var configuration = Database.Configuration()
@@ -189,7 +224,8 @@ struct DurableFixture: HistoryFixture {
             path: (folder as NSString).appendingPathComponent("lines.sqlite"), schemas: [LineStore.schema],
             configuration: configuration)
         store = LineStore(database: database)
-        history = try DurableHistory(database: database, receiver: store, registry: LineStore.registry)
+        history = try DurableHistory(
+            database: database, receiver: store, registry: LineStore.registry, keepsBranches: keepsBranches)
     }
 
     var path: String { (folder as NSString).appendingPathComponent("lines.sqlite") }

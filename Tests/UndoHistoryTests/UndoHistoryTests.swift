@@ -353,15 +353,15 @@ extension Conformer {
     /// ``withFixture(_:)`` for async bodies.
     func withFixtureAsync(_ body: (any HistoryFixture) async throws -> Void) async throws {
         switch self {
-        case .undoStack:
-            try await body(MemoryFixture())
-        case .durableHistory:
-            let fixture = try DurableFixture()
+        case .undoStack, .branchingUndoStack:
+            try await body(MemoryFixture(keepsBranches: keepsBranches))
+        case .durableHistory, .branchingDurableHistory:
+            let fixture = try DurableFixture(keepsBranches: keepsBranches)
             defer { fixture.remove() }
             try await body(fixture)
         #if PostgreSQL
-        case .postgreSQLHistory:
-            let fixture = try PostgreSQLFixture()
+        case .postgreSQLHistory, .branchingPostgreSQLHistory:
+            let fixture = try PostgreSQLFixture(keepsBranches: keepsBranches)
             defer { fixture.remove() }
             try await body(fixture)
         #endif

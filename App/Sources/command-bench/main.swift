@@ -22,9 +22,15 @@ let suites: [String: ([String]) throws -> Void] = [
     "bulk": BulkBenchmark.run,
 ]
 
+#if PostgreSQL
+let allSuites = suites.merging(["postgres": PostgreSQLBenchmark.run]) { first, _ in first }
+#else
+let allSuites = suites
+#endif
+
 let arguments = Array(CommandLine.arguments.dropFirst())
-guard let name = arguments.first, let suite = suites[name] else {
-    let names = suites.keys.sorted().joined(separator: "|")
+guard let name = arguments.first, let suite = allSuites[name] else {
+    let names = allSuites.keys.sorted().joined(separator: "|")
     printError("usage: command-bench <\(names)> [arguments...]")
     exit(2)
 }
