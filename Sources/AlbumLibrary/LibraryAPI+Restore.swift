@@ -20,42 +20,54 @@ extension LibraryAPI {
     /// - Complexity: O(*n* + *m* log *n*) for *m* albums, plus O(*n*) on the rare occasions keys
     ///   are spread out.
     func insert(placed: [(position: Int, album: Album)]) throws {
-        var rows: [(album: Album, key: Int64)] = []
+        let keys = try sortKeys(placing: placed.map(\.position))
+        try insert(zip(placed, keys).map { ($0.album, $1) })
+    }
+
+    /// The sort keys that put albums at these positions, found in one walk through the library:
+    /// what ``insert(placed:)`` and a bulk step's undo insert with.
+    ///
+    /// - Parameter positions: In ascending order, no position twice; each from 1 to the number of
+    ///   albums there are once the ones before it are in, plus 1.
+    /// - Returns: One key per position, ascending.
+    /// - Throws: What ``insert(placed:)`` throws; may spread the library's keys out (``spreadKeys()``).
+    func sortKeys(placing positions: [Int]) throws -> [Int64] {
+        var keys: [Int64] = []
         var spread = false
         // Every key is found before any album goes in: the albums between two runs are there
         // already, so the walk is the same either way, and the rows then go in as one statement.
         computing: while true {
-            rows.removeAll(keepingCapacity: true)
+            keys.removeAll(keepingCapacity: true)
+            keys.reserveCapacity(positions.count)
             var previous: (position: Int, key: Int64)?
-            var start = placed.startIndex
-            while start < placed.endIndex {
+            var start = positions.startIndex
+            while start < positions.endIndex {
                 // The run of consecutive positions from `start`, at most `maximumRun` long.
                 var end = start + 1
-                while end < placed.endIndex, placed[end].position == placed[end - 1].position + 1,
+                while end < positions.endIndex, positions[end] == positions[end - 1] + 1,
                     end - start < Self.maximumRun
                 {
                     end += 1
                 }
-                let first = placed[start].position
+                let first = positions[start]
                 if let previous, first <= previous.position {
                     throw LibraryError(
                         .invalidValue,
                         "position \(first) follows position \(previous.position): the positions must ascend")
                 }
-                guard let keys = try sortKeys(count: end - start, at: first, after: previous) else {
+                guard let run = try sortKeys(count: end - start, at: first, after: previous) else {
                     guard !spread else { throw LibraryError(.storage, "cannot place \(end - start) albums: no room") }
                     // The neighbours are too close for the run: spread every key out, then start again.
                     try spreadKeys()
                     spread = true
                     continue computing
                 }
-                for (member, key) in zip(placed[start..<end], keys) { rows.append((member.album, key)) }
-                previous = (placed[end - 1].position, keys[keys.count - 1])
+                keys += run
+                previous = (positions[end - 1], run[run.count - 1])
                 start = end
             }
-            break
+            return keys
         }
-        try insert(rows)
     }
 
     /// Inserts rows with their keys as one statement: with the search index's triggers, one
@@ -101,12 +113,12 @@ extension LibraryAPI {
     }
 
     // The rows' JSON, written by hand: JSONSerialization's casts of `Any` cost more than the insert.
-    private static func jsonArray(_ elements: [String]) -> String {
+    static func jsonArray(_ elements: [String]) -> String {
         "[" + elements.joined(separator: ",") + "]"
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
-    private static func jsonString(_ text: String) -> String {
+    static func jsonString(_ text: String) -> String {
         var result = "\""
         result.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {

@@ -51,6 +51,7 @@ extension LibrarySession {
                 // What the step kept aside for its undo or redo goes with it.
                 if let imported = stored as? ImportAlbumsCommand { try library.discardStagedImport(imported.batch) }
                 if let replaced = stored as? ReplaceLibraryCommand { try library.discardReplacement(replaced.batch) }
+                if let bulk = stored as? BulkChangeCommand { try bulk.discard(on: library) }
             }
             try history.replaceCommand(
                 at: broken.position, with: SkippedStepCommand(skippedText: broken.record.text, reason: broken.reason),
