@@ -14,8 +14,13 @@ extension LibraryAPI {
     ///   `DatabaseError`.
     func stageBulk(_ batch: UUID, _ members: [(position: Int, id: UUID)], for operation: String) throws {
         guard !members.isEmpty else { return }
-        let rows = Self.jsonArray(
-            members.map { "[" + Self.jsonString($0.id.uuidString) + "," + String($0.position) + "]" })
+        var rows = JSONRows()
+        for member in members {
+            rows.beginRow()
+            rows.string(member.id)
+            rows.integer(member.position)
+            rows.endRow()
+        }
         try database.execute(
             """
             INSERT INTO bulk_album (batch, seq, position, id, title, artist, genre, year, cover, search_text)
@@ -23,7 +28,7 @@ extension LibraryAPI {
                 album.cover, album.search_text
             FROM json_each(?) AS member CROSS JOIN album ON album.id = member.value ->> 0
             """,
-            [batch.uuidString, rows])
+            [batch.uuidString, rows.text])
         try Self.expect(database.changedRowCount == members.count, operation)
     }
 
@@ -75,7 +80,7 @@ extension LibraryAPI {
                 SELECT kept.id, key.value, kept.title, kept.artist, kept.genre, kept.year, kept.cover, kept.search_text
                 FROM json_each(?) AS key CROSS JOIN bulk_album AS kept ON kept.batch = ? AND kept.seq = key.key
                 """,
-                ["[" + keys.map(String.init).joined(separator: ",") + "]", batch.uuidString])
+                [Self.jsonArray(of: keys), batch.uuidString])
         } catch let error as DatabaseError where error.resultCode.primaryResultCode == .constraint {
             // The id column is unique: an album with one of these ids is in the library.
             let taken = try database.fetchOne(
@@ -87,28 +92,37 @@ extension LibraryAPI {
         try Self.expect(database.changedRowCount == positions.count, operation)
     }
 
+    private static func jsonArray(of keys: [Int64]) -> String {
+        var array = JSONRows()
+        for key in keys { array.integer(key) }
+        return array.text
+    }
+
     /// Gives the albums of the library with these albums' ids these albums' values, as one
     /// `UPDATE … FROM` over a bound JSON array (a bulk edit's redo).
     ///
     /// - Throws: ``LibraryError/Code/storage`` when one of them is not in the library.
     func setValues(_ albums: [Album], for operation: String) throws {
         guard !albums.isEmpty else { return }
-        let rows = Self.jsonArray(
-            albums.map { album in
-                Self.jsonArray([
-                    Self.jsonString(album.id.uuidString), Self.jsonString(album.title), Self.jsonString(album.artist),
-                    Self.jsonString(album.genre), album.year.map(String.init) ?? "null",
-                    album.coverURL.map { Self.jsonString($0.absoluteString) } ?? "null",
-                    Self.jsonString(SearchText.of(album)),
-                ])
-            })
+        var rows = JSONRows()
+        for album in albums {
+            rows.beginRow()
+            rows.string(album.id)
+            rows.string(album.title)
+            rows.string(album.artist)
+            rows.string(album.genre)
+            rows.integer(album.year)
+            rows.string(album.coverURL?.absoluteString)
+            rows.string(SearchText.of(album))
+            rows.endRow()
+        }
         try database.execute(
             """
             UPDATE album SET title = row.value ->> 1, artist = row.value ->> 2, genre = row.value ->> 3,
                 year = row.value ->> 4, cover = row.value ->> 5, search_text = row.value ->> 6
             FROM json_each(?) AS row WHERE album.id = row.value ->> 0
             """,
-            [rows])
+            [rows.text])
         try Self.expect(database.changedRowCount == albums.count, operation)
     }
 

@@ -74,29 +74,34 @@ extension LibraryAPI {
     /// statement per album costs a flush of the index each (its savepoint), which dominated.
     private func insert(_ rows: [(album: Album, key: Int64)]) throws {
         guard !rows.isEmpty else { return }
-        let ids = Self.jsonArray(rows.map { Self.jsonString($0.album.id.uuidString) })
+        var ids = JSONRows()
+        for row in rows { ids.string(row.album.id) }
         if let taken = try database.fetchOne(
-            "SELECT id FROM album WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1", [ids])
+            "SELECT id FROM album WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1", [ids.text])
         {
             throw LibraryError(.invalidValue, "id \(try taken.decode(String.self, at: 0)) is already in the library")
         }
-        let values = Self.jsonArray(
-            rows.map { row in
-                let album = row.album
-                return Self.jsonArray([
-                    Self.jsonString(album.id.uuidString), String(row.key), Self.jsonString(album.title),
-                    Self.jsonString(album.artist), Self.jsonString(album.genre), album.year.map(String.init) ?? "null",
-                    album.coverURL.map { Self.jsonString($0.absoluteString) } ?? "null",
-                    Self.jsonString(SearchText.of(album)),
-                ])
-            })
+        var values = JSONRows()
+        for row in rows {
+            let album = row.album
+            values.beginRow()
+            values.string(album.id)
+            values.integer(row.key)
+            values.string(album.title)
+            values.string(album.artist)
+            values.string(album.genre)
+            values.integer(album.year)
+            values.string(album.coverURL?.absoluteString)
+            values.string(SearchText.of(album))
+            values.endRow()
+        }
         try database.execute(
             """
             INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
             SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7
             FROM json_each(?) ORDER BY key
             """,
-            [values]
+            [values.text]
         )
     }
 
@@ -106,32 +111,10 @@ extension LibraryAPI {
     ///   (`operation` names what was refused), or `DatabaseError`.
     func removeAlbums(withIDs ids: [UUID], for operation: String) throws {
         guard !ids.isEmpty else { return }
-        try database.execute(
-            "DELETE FROM album WHERE id IN (SELECT value FROM json_each(?))",
-            [Self.jsonArray(ids.map { Self.jsonString($0.uuidString) })])
+        var array = JSONRows()
+        for id in ids { array.string(id) }
+        try database.execute("DELETE FROM album WHERE id IN (SELECT value FROM json_each(?))", [array.text])
         try Self.expect(database.changedRowCount == ids.count, operation)
-    }
-
-    // The rows' JSON, written by hand: JSONSerialization's casts of `Any` cost more than the insert.
-    static func jsonArray(_ elements: [String]) -> String {
-        "[" + elements.joined(separator: ",") + "]"
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
-    static func jsonString(_ text: String) -> String {
-        var result = "\""
-        result.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     /// Inserts albums at consecutive positions starting at `position`, in order.
