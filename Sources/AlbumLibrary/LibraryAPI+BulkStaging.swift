@@ -98,11 +98,35 @@ extension LibraryAPI {
         return array.text
     }
 
-    /// Gives the albums of the library with these albums' ids these albums' values, as one
-    /// `UPDATE … FROM` over a bound JSON array (a bulk edit's redo).
+    /// The album columns a bulk edit writes, each way: the narrowest set of statements that
+    /// covers every value the edit changes. Each column in an `UPDATE`'s `SET` list costs its
+    /// index's upkeep (the title's), and a text column costs the search index's trigger, which
+    /// deletes and inserts the album's search document: an edit of the year alone needs neither.
+    enum EditedColumns: String, Codable, Sendable, Hashable {
+        /// The year and the cover (no index, no search text).
+        case yearAndCover
+        /// The genre, the year, the cover and the search text (not the title and its index).
+        case allButTitleAndArtist
+        /// Every column.
+        case all
+
+        /// The narrowest that covers every difference between an album and its edited self.
+        init(before: [Album], after: [Album]) {
+            var columns = Self.yearAndCover
+            for (old, new) in zip(before, after) {
+                if old.title != new.title || old.artist != new.artist { columns = .all }
+                if old.genre != new.genre, columns == .yearAndCover { columns = .allButTitleAndArtist }
+                if columns == .all { break }
+            }
+            self = columns
+        }
+    }
+
+    /// Gives the albums of the library with these albums' ids these albums' values in `columns`, as
+    /// one `UPDATE … FROM` over a bound JSON array (a bulk edit's redo).
     ///
     /// - Throws: ``LibraryError/Code/storage`` when one of them is not in the library.
-    func setValues(_ albums: [Album], for operation: String) throws {
+    func setValues(_ albums: [Album], columns: EditedColumns, for operation: String) throws {
         guard !albums.isEmpty else { return }
         var rows = JSONRows()
         for album in albums {
@@ -113,31 +137,59 @@ extension LibraryAPI {
             rows.string(album.genre)
             rows.integer(album.year)
             rows.string(album.coverURL?.absoluteString)
-            rows.string(SearchText.of(album))
+            rows.string(columns == .yearAndCover ? nil : SearchText.of(album))
             rows.endRow()
         }
-        try database.execute(
-            """
-            UPDATE album SET title = row.value ->> 1, artist = row.value ->> 2, genre = row.value ->> 3,
-                year = row.value ->> 4, cover = row.value ->> 5, search_text = row.value ->> 6
-            FROM json_each(?) AS row WHERE album.id = row.value ->> 0
-            """,
-            [rows.text])
+        // One complete statement per set of columns (no SQL assembled): every value is bound.
+        let sql =
+            switch columns {
+            case .yearAndCover:
+                """
+                UPDATE album SET year = row.value ->> 4, cover = row.value ->> 5
+                FROM json_each(?) AS row WHERE album.id = row.value ->> 0
+                """
+            case .allButTitleAndArtist:
+                """
+                UPDATE album SET genre = row.value ->> 3, year = row.value ->> 4, cover = row.value ->> 5,
+                    search_text = row.value ->> 6
+                FROM json_each(?) AS row WHERE album.id = row.value ->> 0
+                """
+            case .all:
+                """
+                UPDATE album SET title = row.value ->> 1, artist = row.value ->> 2, genre = row.value ->> 3,
+                    year = row.value ->> 4, cover = row.value ->> 5, search_text = row.value ->> 6
+                FROM json_each(?) AS row WHERE album.id = row.value ->> 0
+                """
+            }
+        try database.execute(sql, [rows.text])
         try Self.expect(database.changedRowCount == albums.count, operation)
     }
 
-    /// Gives the albums kept under `batch` back the values they were kept with, as one
+    /// Gives the albums kept under `batch` back the values in `columns` they were kept with, as one
     /// `UPDATE … FROM` (a bulk edit's undo).
     ///
     /// - Throws: ``LibraryError/Code/storage`` when not all `count` of them are in the library.
-    func restoreStagedValues(_ batch: UUID, count: Int, for operation: String) throws {
-        try database.execute(
-            """
-            UPDATE album SET title = kept.title, artist = kept.artist, genre = kept.genre, year = kept.year,
-                cover = kept.cover, search_text = kept.search_text
-            FROM bulk_album AS kept WHERE kept.batch = ? AND album.id = kept.id
-            """,
-            [batch.uuidString])
+    func restoreStagedValues(_ batch: UUID, count: Int, columns: EditedColumns, for operation: String) throws {
+        let sql =
+            switch columns {
+            case .yearAndCover:
+                """
+                UPDATE album SET year = kept.year, cover = kept.cover
+                FROM bulk_album AS kept WHERE kept.batch = ? AND album.id = kept.id
+                """
+            case .allButTitleAndArtist:
+                """
+                UPDATE album SET genre = kept.genre, year = kept.year, cover = kept.cover, search_text = kept.search_text
+                FROM bulk_album AS kept WHERE kept.batch = ? AND album.id = kept.id
+                """
+            case .all:
+                """
+                UPDATE album SET title = kept.title, artist = kept.artist, genre = kept.genre, year = kept.year,
+                    cover = kept.cover, search_text = kept.search_text
+                FROM bulk_album AS kept WHERE kept.batch = ? AND album.id = kept.id
+                """
+            }
+        try database.execute(sql, [batch.uuidString])
         try Self.expect(database.changedRowCount == count, operation)
     }
 

@@ -103,6 +103,38 @@ import Testing
         #expect(try reopened.library.albums() == before)
     }
 
+    /// An edit of the year alone leaves the search texts and their index alone, and undoes exactly.
+    @Test func anEditOfTheYearAloneUndoesExactly() throws {
+        let (session, folder, path) = try Self.makeSession()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try session.importAlbums(
+            (0..<30).map { Album(title: "T\($0)", artist: "Ä\($0 % 3)", genre: "G", year: $0 % 2 == 0 ? 1990 : nil) })
+        let before = try session.library.albums()
+        let texts = try session.database.fetchAll("SELECT search_text FROM album ORDER BY sort_key").map {
+            try $0.decode(String.self, at: 0)
+        }
+        var changes = AlbumChanges()
+        changes.removesYear = true
+        let edit = try session.editAlbums(try Self.query("artist:ä1"), changes: changes)
+        #expect(edit.count == 5, "of the ten by Ä1, the five with a year")
+        let edited = try before.map { $0.artist == "Ä1" ? try $0.applying(changes) : $0 }
+        #expect(try session.library.albums() == edited)
+        #expect(
+            try session.database.fetchAll("SELECT search_text FROM album ORDER BY sort_key").map {
+                try $0.decode(String.self, at: 0)
+            } == texts)
+        _ = try session.undo()
+        #expect(try session.library.albums() == before)
+        session.database.close()
+        let reopened = try LibrarySession.open(path: path)
+        defer { reopened.database.close() }
+        _ = try reopened.redo()
+        #expect(try reopened.library.albums() == edited)
+        _ = try reopened.undo()
+        #expect(try reopened.library.albums() == before)
+        try Self.checkSearchIndex(reopened)
+    }
+
     @Test func bulkStepsReadBackFromTheHistoryUndoAndRedoExactly() throws {
         let (session, folder, path) = try Self.makeSession()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -48,4 +48,32 @@ import Testing
         empty.integer(-1)
         #expect(empty.text == "[7,-1]")
     }
+
+    /// A bulk edit writes only the columns some album's value changes in, and its undo the same.
+    @Test func anEditWritesTheNarrowestColumnsThatCoverItsChanges() throws {
+        let albums = [
+            Album(title: "A", artist: "X", genre: "Pop", year: 1990),
+            Album(title: "B", artist: "Y", genre: "Jazz"),
+        ]
+        func columns(_ changes: AlbumChanges) throws -> LibraryAPI.EditedColumns {
+            LibraryAPI.EditedColumns(before: albums, after: try albums.map { try $0.applying(changes) })
+        }
+        var changes = AlbumChanges()
+        changes.year = 2000
+        #expect(try columns(changes) == .yearAndCover)
+        changes.coverURL = URL(string: "https://example.com/c")
+        #expect(try columns(changes) == .yearAndCover)
+        changes.genre = "Jazz"
+        #expect(try columns(changes) == .allButTitleAndArtist, "one album's genre changes")
+        changes.artist = "Y"
+        #expect(try columns(changes) == .all, "one album's artist changes")
+        var titleOnly = AlbumChanges()
+        titleOnly.title = "A"
+        #expect(try columns(titleOnly) == .all)
+        // A value edited to what every album has already changes no column of it.
+        var same = AlbumChanges()
+        same.genre = "Pop"
+        #expect(
+            LibraryAPI.EditedColumns(before: [albums[0]], after: [try albums[0].applying(same)]) == .yearAndCover)
+    }
 }

@@ -62,6 +62,8 @@ public struct BulkChangeCommand: Sendable, Hashable {
     /// Whether the albums are in the history row (a step read back in the format of command
     /// version 1).
     private var membersInRow = false
+    /// The columns an edit wrote, known once it ran (its undo writes the same).
+    private var editedColumns: LibraryAPI.EditedColumns?
 
     /// Creates the command.
     ///
@@ -110,7 +112,10 @@ public struct BulkChangeCommand: Sendable, Hashable {
             // A command just made knows its albums; one read back reads them from the table.
             let before = fresh ? members.map(\.album) : try library.stagedAlbums(batch)
             try LibraryAPI.expect(before.count == count, operation)
-            try library.setValues(try before.map { try $0.applying(changes) }, for: operation)
+            let after = try before.map { try $0.applying(changes) }
+            let columns = LibraryAPI.EditedColumns(before: before, after: after)
+            try library.setValues(after, columns: columns, for: operation)
+            editedColumns = columns
         case .move(let to):
             try library.removeStagedAlbums(batch, count: count, for: operation)
             try library.insertStagedAlbums(batch, at: Array(to..<(to + count)), for: operation)
@@ -133,7 +138,7 @@ public struct BulkChangeCommand: Sendable, Hashable {
             try library.insertStagedAlbums(batch, at: positions, for: operation)
             try library.restoreCovers(batch)
         case .edit:
-            try library.restoreStagedValues(batch, count: count, for: operation)
+            try library.restoreStagedValues(batch, count: count, columns: editedColumns ?? .all, for: operation)
         case .move:
             let positions = try library.stagedPositions(batch, count: count, for: operation)
             try library.removeStagedAlbums(batch, count: count, for: operation)
@@ -162,7 +167,8 @@ public struct BulkChangeCommand: Sendable, Hashable {
                 coverSlot = slot
             }
         case .edit(let changes):
-            try library.setValues(try members.map { try $0.album.applying(changes) }, for: "redo \(text)")
+            try library.setValues(
+                try members.map { try $0.album.applying(changes) }, columns: .all, for: "redo \(text)")
         case .move(let to):
             try library.removeAlbums(withIDs: members.map(\.album.id), for: "redo \(text)")
             try library.insert(contentsOf: members.map(\.album), at: to)
@@ -177,7 +183,7 @@ public struct BulkChangeCommand: Sendable, Hashable {
                 for member in members { try library.swapCover(of: member.album.id, withKept: coverSlot) }
             }
         case .edit:
-            try library.setValues(members.map(\.album), for: "undo \(text)")
+            try library.setValues(members.map(\.album), columns: .all, for: "undo \(text)")
         case .move:
             try library.removeAlbums(withIDs: members.map(\.album.id), for: "undo \(text)")
             try library.insert(placed: members.map { ($0.position, $0.album) })
@@ -187,7 +193,7 @@ public struct BulkChangeCommand: Sendable, Hashable {
 
 extension BulkChangeCommand: Codable {
     private enum CodingKeys: String, CodingKey {
-        case action, batch, count, members, coverSlot
+        case action, batch, count, columns, members, coverSlot
     }
 
     /// Reads either stored shape: a batch and a count (command version 2), or the albums
@@ -202,6 +208,7 @@ extension BulkChangeCommand: Codable {
         if let batch = try container.decodeIfPresent(UUID.self, forKey: .batch) {
             self.batch = batch
             count = try container.decode(Int.self, forKey: .count)
+            editedColumns = try container.decodeIfPresent(LibraryAPI.EditedColumns.self, forKey: .columns)
             members = []
         } else {
             members = try container.decode([Member].self, forKey: .members)
@@ -222,6 +229,7 @@ extension BulkChangeCommand: Codable {
         } else {
             try container.encode(batch, forKey: .batch)
             try container.encode(count, forKey: .count)
+            try container.encodeIfPresent(editedColumns, forKey: .columns)
         }
         try container.encodeIfPresent(coverSlot, forKey: .coverSlot)
     }
