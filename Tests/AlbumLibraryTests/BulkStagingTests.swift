@@ -166,7 +166,7 @@ import Testing
     }
 
     /// An album put back in the meantime (another program, or a step the history does not know)
-    /// makes the undo refuse, changing nothing.
+    /// makes the undo refuse, changing nothing; `history --repair` then sets the step aside.
     @Test func anUndoThatWouldRepeatAnIdIsRefusedAndChangesNothing() throws {
         let (session, folder, _) = try Self.makeSession()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -183,6 +183,12 @@ import Testing
         }
         #expect(try session.library.albums() == now)
         #expect(session.undoText == "Delete 3 albums")
+        // Repaired, the step is set aside, and the albums it kept go with it.
+        #expect(try session.library.stagedBulkAlbumCount() == 3)
+        let repaired = try session.repairHistory()
+        #expect(repaired.text == "Delete 3 albums" && repaired.wasUndo)
+        #expect(try session.library.stagedBulkAlbumCount() == 0)
+        #expect(try session.library.albums() == now)
     }
 
     /// A library of schema version 4 (Tests/Fixtures/bulk4-library.sqlite, written at commit
