@@ -100,6 +100,26 @@ public struct AlbumChanges: Codable, Sendable, Hashable {
     }
 }
 
+extension AlbumChanges {
+    /// These changes less the fields that `edited` (`album` with them applied) has as `album`
+    /// does: what the edit really changes.
+    func keeping(onlyWhatDiffersBetween album: Album, and edited: Album) -> AlbumChanges {
+        var kept = self
+        if edited.title == album.title { kept.title = nil }
+        if edited.artist == album.artist { kept.artist = nil }
+        if edited.genre == album.genre { kept.genre = nil }
+        if edited.year == album.year {
+            kept.year = nil
+            kept.removesYear = false
+        }
+        if edited.coverURL == album.coverURL {
+            kept.coverURL = nil
+            kept.removesCoverURL = false
+        }
+        return kept
+    }
+}
+
 extension Album {
     /// Returns this album with the changes applied and every field checked.
     ///

@@ -19,7 +19,10 @@ extension LibrarySession {
 
     /// Edits the album a reference names when the transaction runs.
     ///
-    /// An edit that would leave the album as it is is refused and records nothing.
+    /// An edit that would leave the album as it is is refused and records nothing. The step
+    /// records only the fields that differ from the album's (a field sent with the value it has
+    /// is no change): so an undo of this step alone ("undo mine") conflicts only with later
+    /// changes to those fields, and takes back only them.
     ///
     /// - Parameters:
     ///   - album: The album: a position, an id or a title (``LibraryAPI/find(_:)``).
@@ -31,10 +34,12 @@ extension LibrarySession {
     @discardableResult
     public func edit(_ album: AlbumReference, changes: AlbumChanges) throws -> AlbumChange<EditAlbumCommand> {
         try change(album) { position, found in
-            guard try found.applying(changes) != found else {
+            let edited = try found.applying(changes)
+            guard edited != found else {
                 throw LibraryError(.nothingToChange, "“\(found.title)” already has those values: nothing to edit")
             }
-            return EditAlbumCommand(position: position, changes: changes)
+            return EditAlbumCommand(
+                position: position, changes: changes.keeping(onlyWhatDiffersBetween: found, and: edited))
         }
     }
 

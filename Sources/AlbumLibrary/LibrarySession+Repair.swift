@@ -27,7 +27,9 @@ extension LibrarySession {
     /// below the current state whose undo fails, else the nearest above it whose redo fails.
     ///
     /// The step is replaced by a ``SkippedStepCommand`` (its text kept, and why it was skipped),
-    /// which undo and redo pass over; every other step, and every album, stays as it is. Which
+    /// which undo and redo pass over; what the step kept for its undo or redo (an import's staged
+    /// albums, a replaced or deleted cover image) is released; every other step, and every album,
+    /// stays as it is. Which
     /// step, and whether there is one, is decided inside the write transaction that replaces it,
     /// by running the steps' undos (then redos) in a savepoint that is rolled back.
     ///
@@ -47,12 +49,8 @@ extension LibrarySession {
             else {
                 throw LibraryError(.nothingToChange, "every step of the history applies: nothing to repair")
             }
-            if case .command(let stored) = try history.command(at: broken.position) {
-                // What the step kept aside for its undo or redo goes with it.
-                if let imported = stored as? ImportAlbumsCommand { try library.discardStagedImport(imported.batch) }
-                if let replaced = stored as? ReplaceLibraryCommand { try library.discardReplacement(replaced.batch) }
-                if let bulk = stored as? BulkChangeCommand { try bulk.discard(on: library) }
-            }
+            // What the step kept aside for its undo or redo (staged albums, kept cover images)
+            // goes with it: the replaced command's discard action runs in this transaction.
             try history.replaceCommand(
                 at: broken.position, with: SkippedStepCommand(skippedText: broken.record.text, reason: broken.reason),
                 expecting: broken.record.id)

@@ -7,6 +7,9 @@ extension DurableHistory {
     /// applies: replacing it with a command that does nothing lets undo and redo go past it, while
     /// every other step stays as it is. The entry keeps its place, identity and time; the change
     /// commits in one transaction and takes a ``revision``, as any change of the history does.
+    /// The replaced command leaves the history, so its discard action
+    /// (``CommandRegistry/register(_:whenDiscarded:)``) runs in that transaction, as for a trimmed
+    /// entry: what it kept for its undo or redo goes with it.
     ///
     /// - Parameters:
     ///   - position: A position in `0..<count`.
@@ -29,6 +32,7 @@ extension DurableHistory {
                     .historyChanged, "another process changed the history: the step is not there now; nothing was done",
                     path: database.path)
             }
+            try engine.storage.discardEntry(at: position)
             try engine.storage.replaceEntry(
                 at: position,
                 with: DurableEntry(content: .command(ReceiverBoundCommand(replacement, receiver: receiver))))

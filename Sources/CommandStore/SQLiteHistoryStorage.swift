@@ -679,6 +679,13 @@ final class SQLiteHistoryStorage: HistoryStorage, StoredPayloadSource {
         }
     }
 
+    /// Runs the discard actions of the entry at `position`, which is about to be replaced: what it
+    /// kept for its undo or redo leaves the history with it.
+    func discardEntry(at position: Int) throws {
+        let sequence = sequence(at: position)
+        try discardEntries(from: sequence, upTo: sequence + 1)
+    }
+
     func removeEntries(from position: Int) throws {
         nextNodeMustBeStored = true
         if position == 0 { try removeAllBranches() }

@@ -158,4 +158,31 @@ import Testing
             #expect(try session.library.album(at: 2).year == 1999)
         }
     }
+    @Test func repairingACoverStepReleasesTheImageItKept() throws {
+        try withSession { session, shell in
+            try session.setCover(.position(1), to: CoverTests.cover("first"))
+            try session.setCover(.position(1), to: CoverTests.cover("second"))  // keeps "first" for its undo
+            let first = try CoverTests.cover("first").hash
+            func storedImages() throws -> [String] {
+                try shell.fetchAll("SELECT sha256 FROM cover_image ORDER BY id").map {
+                    try $0.decode(String.self, at: 0)
+                }
+            }
+            #expect(try storedImages() == [first, try CoverTests.cover("second").hash])
+            // The album deleted in the shell: neither cover step applies any more.
+            try deleteOutside("Best of Bowie", shell)
+            let refusal = try #require(throws: LibraryError.self) { try session.undo() }
+            #expect(refusal.code == .stepNoLongerApplies)
+
+            let repaired = try session.repairHistory()
+            #expect(repaired.text == "Set the cover of “Best of Bowie”" && repaired.step.rawValue == 2)
+            // The image the second step kept for its undo went with the step, in its transaction.
+            #expect(try !storedImages().contains(first))
+            #expect(try shell.fetchOne("SELECT count(*) FROM kept_cover")?.decode(Int.self, at: 0) == 0)
+            // The first step's own repair comes next, and the history goes on.
+            try session.repairHistory()
+            let steps = try session.historySteps().records.map(\.text)
+            #expect(steps.allSatisfy { $0.hasSuffix("(skipped: it no longer applied)") }, "\(steps)")
+        }
+    }
 }

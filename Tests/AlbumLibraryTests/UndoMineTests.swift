@@ -64,6 +64,23 @@ import Testing
         }
     }
 
+    /// A form that sends every field (the page's Edit, a script's PATCH) changes only the ones
+    /// that differ: the step records those, so another author's later change to a field sent
+    /// unchanged neither blocks undoing mine nor is taken back by it.
+    @Test func aFieldSentWithTheValueItHadIsNoPartOfTheEdit() throws {
+        try withAuthors { ada, grace in
+            let album = try ada.library.album(at: 1)
+            let edit = try ada.edit(
+                .position(1), changes: AlbumChanges(title: album.title, artist: album.artist, genre: "Glam")
+            ).command
+            #expect(edit.changes == AlbumChanges(genre: "Glam"))
+            try grace.edit(.position(1), changes: AlbumChanges(title: "Bowie: The Best Of"))
+            _ = try ada.undoMine(author: "ada")
+            let after = try ada.library.album(at: 1)
+            #expect(after.title == "Bowie: The Best Of" && after.genre == album.genre && after.artist == album.artist)
+        }
+    }
+
     @Test func anEditOfTheSameFieldByAnotherAuthorIsARefusalNamingThem() throws {
         try withAuthors { ada, grace in
             try ada.edit(.position(1), changes: AlbumChanges(year: 1990))

@@ -41,9 +41,16 @@ public enum AlbumsServe: Sendable {
             checkAuthor: configuration.checkAuthor, defaultAuthor: configuration.defaultAuthor)
         let service = LaunchService("http-server", stopTimeLimit: configuration.drainTimeLimit + .seconds(1)) {
             [logger] _, lifetime in
+            let budget = DescriptorBudget.raiseLimit()
+            if configuration.maximumEventStreams > budget.connections {
+                logger.warning(
+                    "the descriptor limit (\(budget.descriptors)) allows \(budget.connections) connections, fewer than --max-streams \(configuration.maximumEventStreams); raise it with 'ulimit -n'"
+                )
+            }
             let server = try await HTTPServer.start(
                 host: configuration.host, port: configuration.port,
-                router: router, events: events, maximumBodyBytes: configuration.maximumBodyBytes, logger: logger)
+                router: router, events: events, maximumBodyBytes: configuration.maximumBodyBytes,
+                maximumConnections: budget.connections, logger: logger)
             port.withLock { $0 = server.port }
             let watcher = Task { @MainActor in
                 // The terminal UI's idle look, every 50 ms: a change reaches the pages within 250 ms.

@@ -31,18 +31,29 @@ final class HTTPServer: Sendable {
         port = channel.localAddress?.port ?? 0
     }
 
-    /// Binds and starts accepting connections.
+    /// Binds and starts accepting connections, at most `maximumConnections` served at once (a
+    /// connection past them is answered 503 and closed).
     static func start(
-        host: String, port: Int, router: APIRouter, events: EventStreams, maximumBodyBytes: Int, logger: Logger
+        host: String, port: Int, router: APIRouter, events: EventStreams, maximumBodyBytes: Int,
+        maximumConnections: Int, logger: Logger
     ) async throws -> HTTPServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let tracker = ConnectionTracker()
+        let tracker = ConnectionTracker(limit: maximumConnections, refusalLimit: DescriptorBudget.refusing)
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
-                tracker.opened(channel)
+                switch tracker.admit(channel) {
+                case .serve:
+                    break
+                case .refuse:
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ConnectionRefusalHandler(limit: tracker.limit))
+                    }
+                case .drop:
+                    return channel.close()
+                }
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: false)
                     try channel.pipeline.syncOperations.addHandler(

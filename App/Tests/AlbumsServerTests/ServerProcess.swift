@@ -36,8 +36,12 @@ final class ServerProcess: @unchecked Sendable {
     let errorPath: String
 
     /// Starts a server on a new library in a new folder (or on `database`), and waits until it
-    /// prints its URL.
-    init(arguments: [String] = [], environment: [String: String] = [:], database: String? = nil) async throws {
+    /// prints its URL. With `descriptorLimit`, it runs under `ulimit -n` of that many (soft and
+    /// hard, so it cannot raise it).
+    init(
+        arguments: [String] = [], environment: [String: String] = [:], database: String? = nil,
+        descriptorLimit: Int? = nil
+    ) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("albums-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         self.database = database ?? folder.appendingPathComponent("library.sqlite").path
@@ -50,8 +54,16 @@ final class ServerProcess: @unchecked Sendable {
             try await Self.makeLibrary(at: self.database)
         }
         process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["--db", self.database, "serve", "--port", "0"] + arguments
+        let serve = ["--db", self.database, "serve", "--port", "0"] + arguments
+        if let descriptorLimit {
+            // The shell sets the limit and becomes albums (exec): the same process, the same pid.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments =
+                ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", Self.executable.path] + serve
+        } else {
+            process.executableURL = Self.executable
+            process.arguments = serve
+        }
         var variables = ProcessInfo.processInfo.environment
         variables["ALBUMS_DB"] = nil
         variables["ALBUMS_AUTHOR"] = "server-user"

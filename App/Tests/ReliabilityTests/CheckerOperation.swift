@@ -30,6 +30,18 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
                 .flatMap { option, value in value.map { [option, $0] } ?? [] }
         }
 
+        /// These fields less the ones `album` already has as they would set them.
+        func differing(from album: LibraryModel.Album) -> Fields {
+            let edited = applied(to: album)
+            var kept = self
+            if edited.title == album.title { kept.title = nil }
+            if edited.artist == album.artist { kept.artist = nil }
+            if edited.genre == album.genre { kept.genre = nil }
+            if edited.year == album.year { kept.year = nil }
+            if edited.cover == album.cover { kept.cover = nil }
+            return kept
+        }
+
         /// The album as the edit leaves it.
         func applied(to album: LibraryModel.Album) -> LibraryModel.Album {
             var album = album

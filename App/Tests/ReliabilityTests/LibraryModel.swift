@@ -183,7 +183,10 @@ struct LibraryModel: Sendable {
                             kind: .nothingToChange,
                             message: "“\(found.title)” already has those values: nothing to edit"))
                 }
-                record("Edit “\(found.title)”", .edit(before: found, fields: fields)) { $0[position - 1] = edited }
+                // The step records only the fields that differ (a field sent with its value is no change).
+                record("Edit “\(found.title)”", .edit(before: found, fields: fields.differing(from: found))) {
+                    $0[position - 1] = edited
+                }
                 return .success(
                     Result(
                         command: "edit", step: "Edit “\(found.title)”", id: found.id, title: edited.title,

@@ -79,7 +79,7 @@ public struct ServeOptions: Sendable, Hashable {
     public var token: String?
     /// The most event streams (open pages) at once; each holds a connection and a descriptor.
     public var maximumEventStreams = 256
-    /// The largest `--max-streams`. Past about 1,000 the process needs more descriptors than the
-    /// usual default (`ulimit -n` 1024): each stream holds one.
+    /// The largest `--max-streams`. Each stream holds a descriptor: the server raises its soft
+    /// limit to the hard one, and warns at start when what is left for connections is fewer.
     public static let maximumEventStreamsLimit = 10_000
 }
