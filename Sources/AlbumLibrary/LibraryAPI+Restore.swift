@@ -20,71 +20,88 @@ extension LibraryAPI {
     /// - Complexity: O(*n* + *m* log *n*) for *m* albums, plus O(*n*) on the rare occasions keys
     ///   are spread out.
     func insert(placed: [(position: Int, album: Album)]) throws {
-        var rows: [(album: Album, key: Int64)] = []
+        let keys = try sortKeys(placing: placed.map(\.position))
+        try insert(zip(placed, keys).map { ($0.album, $1) })
+    }
+
+    /// The sort keys that put albums at these positions, found in one walk through the library:
+    /// what ``insert(placed:)`` and a bulk step's undo insert with.
+    ///
+    /// - Parameter positions: In ascending order, no position twice; each from 1 to the number of
+    ///   albums there are once the ones before it are in, plus 1.
+    /// - Returns: One key per position, ascending.
+    /// - Throws: What ``insert(placed:)`` throws; may spread the library's keys out (``spreadKeys()``).
+    func sortKeys(placing positions: [Int]) throws -> [Int64] {
+        var keys: [Int64] = []
         var spread = false
         // Every key is found before any album goes in: the albums between two runs are there
         // already, so the walk is the same either way, and the rows then go in as one statement.
         computing: while true {
-            rows.removeAll(keepingCapacity: true)
+            keys.removeAll(keepingCapacity: true)
+            keys.reserveCapacity(positions.count)
             var previous: (position: Int, key: Int64)?
-            var start = placed.startIndex
-            while start < placed.endIndex {
+            var start = positions.startIndex
+            while start < positions.endIndex {
                 // The run of consecutive positions from `start`, at most `maximumRun` long.
                 var end = start + 1
-                while end < placed.endIndex, placed[end].position == placed[end - 1].position + 1,
+                while end < positions.endIndex, positions[end] == positions[end - 1] + 1,
                     end - start < Self.maximumRun
                 {
                     end += 1
                 }
-                let first = placed[start].position
+                let first = positions[start]
                 if let previous, first <= previous.position {
                     throw LibraryError(
                         .invalidValue,
                         "position \(first) follows position \(previous.position): the positions must ascend")
                 }
-                guard let keys = try sortKeys(count: end - start, at: first, after: previous) else {
+                guard let run = try sortKeys(count: end - start, at: first, after: previous) else {
                     guard !spread else { throw LibraryError(.storage, "cannot place \(end - start) albums: no room") }
                     // The neighbours are too close for the run: spread every key out, then start again.
                     try spreadKeys()
                     spread = true
                     continue computing
                 }
-                for (member, key) in zip(placed[start..<end], keys) { rows.append((member.album, key)) }
-                previous = (placed[end - 1].position, keys[keys.count - 1])
+                keys += run
+                previous = (positions[end - 1], run[run.count - 1])
                 start = end
             }
-            break
+            return keys
         }
-        try insert(rows)
     }
 
     /// Inserts rows with their keys as one statement: with the search index's triggers, one
     /// statement per album costs a flush of the index each (its savepoint), which dominated.
     private func insert(_ rows: [(album: Album, key: Int64)]) throws {
         guard !rows.isEmpty else { return }
-        let ids = Self.jsonArray(rows.map { Self.jsonString($0.album.id.uuidString) })
+        var ids = JSONRows()
+        for row in rows { ids.string(row.album.id) }
         if let taken = try database.fetchOne(
-            "SELECT id FROM album WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1", [ids])
+            "SELECT id FROM album WHERE id IN (SELECT value FROM json_each(?)) LIMIT 1", [ids.text])
         {
             throw LibraryError(.invalidValue, "id \(try taken.decode(String.self, at: 0)) is already in the library")
         }
-        let values = Self.jsonArray(
-            rows.map { row in
-                let album = row.album
-                return Self.jsonArray([
-                    Self.jsonString(album.id.uuidString), String(row.key), Self.jsonString(album.title),
-                    Self.jsonString(album.artist), Self.jsonString(album.genre), album.year.map(String.init) ?? "null",
-                    album.coverURL.map { Self.jsonString($0.absoluteString) } ?? "null",
-                    Self.jsonString(SearchText.of(album)),
-                ])
-            })
+        var values = JSONRows()
+        for row in rows {
+            let album = row.album
+            values.beginRow()
+            values.string(album.id)
+            values.integer(row.key)
+            values.string(album.title)
+            values.string(album.artist)
+            values.string(album.genre)
+            values.integer(album.year)
+            values.string(album.coverURL?.absoluteString)
+            values.string(SearchText.of(album))
+            values.endRow()
+        }
         try database.execute(
             """
             INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
             SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7
             FROM json_each(?) ORDER BY key
             """,
-            [values]
+            [values.text]
         )
     }
 
@@ -94,32 +111,10 @@ extension LibraryAPI {
     ///   (`operation` names what was refused), or `DatabaseError`.
     func removeAlbums(withIDs ids: [UUID], for operation: String) throws {
         guard !ids.isEmpty else { return }
-        try database.execute(
-            "DELETE FROM album WHERE id IN (SELECT value FROM json_each(?))",
-            [Self.jsonArray(ids.map { Self.jsonString($0.uuidString) })])
+        var array = JSONRows()
+        for id in ids { array.string(id) }
+        try database.execute("DELETE FROM album WHERE id IN (SELECT value FROM json_each(?))", [array.text])
         try Self.expect(database.changedRowCount == ids.count, operation)
-    }
-
-    // The rows' JSON, written by hand: JSONSerialization's casts of `Any` cost more than the insert.
-    private static func jsonArray(_ elements: [String]) -> String {
-        "[" + elements.joined(separator: ",") + "]"
-    }
-
-    /// A JSON string literal: quotes, backslashes and control characters escaped.
-    private static func jsonString(_ text: String) -> String {
-        var result = "\""
-        result.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 
     /// Inserts albums at consecutive positions starting at `position`, in order.

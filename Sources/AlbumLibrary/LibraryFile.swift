@@ -123,6 +123,7 @@ public enum LibraryFile: Sendable {
             Migration(version: 2, name: "import batches", sql: importBatchSchema),
             searchMigration,
             coversMigration,
+            bulkStagingMigration,
         ]
     )
 

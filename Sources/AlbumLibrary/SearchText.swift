@@ -11,7 +11,27 @@ enum SearchText {
     ///
     /// - Complexity: O(*n*) in the text's length.
     static func folded(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        asciiFolded(text)
+            ?? text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+    }
+
+    /// `text` folded when it is all ASCII, where folding only lowercases A to Z (no ASCII letter
+    /// has an accent or a width form); `nil` otherwise. Foundation's folding goes through
+    /// `NSString` and costs a tenth of a bulk edit of 11,000 albums.
+    static func asciiFolded(_ text: String) -> String? {
+        var text = text
+        return text.withUTF8 { bytes -> String? in
+            var hasUppercase = false
+            for byte in bytes {
+                if byte >= 0x80 { return nil }
+                if byte &- 0x41 < 26 { hasUppercase = true }
+            }
+            guard hasUppercase else { return String(decoding: bytes, as: UTF8.self) }
+            return String(unsafeUninitializedCapacity: bytes.count) { buffer in
+                for (index, byte) in bytes.enumerated() { buffer[index] = byte &- 0x41 < 26 ? byte | 0x20 : byte }
+                return bytes.count
+            }
+        }
     }
 
     /// The stored search text of an album: its folded fields, one per line (a query never matches

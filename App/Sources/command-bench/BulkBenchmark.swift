@@ -3,8 +3,9 @@ import Foundation
 import SQLiteDatabase
 
 /// The bulk suite (issue 26's speed target): `albums delete QUERY --yes` of 11,000 of 100,005
-/// albums and its `albums undo`, each a whole process, side by side with `sqlite3` running the
-/// equivalent transaction on a copy of the same file; each ≤ 2× sqlite3's.
+/// albums and its `albums undo`, then `albums edit QUERY --genre Blues --yes` of the same albums
+/// and its undo, each a whole process, side by side with `sqlite3` running the equivalent
+/// transaction on a copy of the same file; each ≤ 2× sqlite3's.
 ///
 ///     swift run -c release --package-path App command-bench bulk [--albums N] [--repeat R] [--binary PATH]
 ///
@@ -12,7 +13,9 @@ import SQLiteDatabase
 /// `Scripts/bench-query.sh` makes them), so `artist:"artist 7"` names 11 in 100 of them, in runs
 /// of ten and single ones. sqlite3's delete copies the rows it deletes into a table (what albums'
 /// history row keeps) and deletes them; its undo inserts them back with their sort keys. Both
-/// fire the search index's triggers. The runs alternate (albums, then sqlite3), R times; the
+/// fire the search index's triggers. sqlite3's edit copies the genre and search text of the rows
+/// it edits into a table and updates both (the search text's last line is the folded genre); its
+/// undo sets them back with one `UPDATE … FROM`. The runs alternate (albums, then sqlite3), R times; the
 /// figures are medians. The albums library ends as it started (checked).
 enum BulkBenchmark {
     static func run(_ arguments: [String]) throws {
@@ -80,6 +83,24 @@ enum BulkBenchmark {
             DELETE FROM saved;
             COMMIT;
             """
+        try runSQLite(
+            sqlite, sqlitePath,
+            "CREATE TABLE saved_edit (album_rowid INTEGER PRIMARY KEY, genre TEXT, search_text TEXT);")
+        let sqliteEdit = """
+            BEGIN;
+            INSERT INTO saved_edit SELECT rowid, genre, search_text FROM album WHERE \(condition);
+            UPDATE album SET genre = 'Blues',
+                search_text = substr(search_text, 1, length(search_text) - length(genre)) || 'blues'
+                WHERE rowid IN (SELECT album_rowid FROM saved_edit);
+            COMMIT;
+            """
+        let sqliteEditUndo = """
+            BEGIN;
+            UPDATE album SET genre = saved_edit.genre, search_text = saved_edit.search_text
+                FROM saved_edit WHERE album.rowid = saved_edit.album_rowid;
+            DELETE FROM saved_edit;
+            COMMIT;
+            """
         let query = "artist:\"artist 7\""
         let deleted = before.filter { $0.artist.lowercased().contains("artist 7") }.count
         print("suite=bulk")
@@ -95,17 +116,30 @@ enum BulkBenchmark {
                 try AlbumsBenchmark.timeProcess(binary, ["--db", libraryPath, "undo"]))
             times["sqlite_undo", default: []].append(try runSQLite(sqlite, sqlitePath, sqliteUndo))
         }
+        for _ in 0..<repeats {
+            times["albums_edit", default: []].append(
+                try AlbumsBenchmark.timeProcess(
+                    binary, ["--db", libraryPath, "edit", query, "--genre", "Blues", "--yes"]))
+            times["sqlite_edit", default: []].append(try runSQLite(sqlite, sqlitePath, sqliteEdit))
+            times["albums_edit_undo", default: []].append(
+                try AlbumsBenchmark.timeProcess(binary, ["--db", libraryPath, "undo"]))
+            times["sqlite_edit_undo", default: []].append(try runSQLite(sqlite, sqlitePath, sqliteEditUndo))
+        }
         let session = try LibrarySession.open(path: libraryPath)
         defer { session.database.close() }
-        guard try session.library.albums() == before, session.redoText == "Delete \(deleted) albums" else {
-            throw BenchmarkError("check failed: delete + undo did not leave the library as it was")
+        guard try session.library.albums() == before, session.redoText == "Edit \(deleted) albums" else {
+            throw BenchmarkError("check failed: delete, edit and their undos did not leave the library as it was")
         }
-        for name in ["albums_delete", "sqlite_delete", "albums_undo", "sqlite_undo"] {
+        let names = [
+            "albums_delete", "sqlite_delete", "albums_undo", "sqlite_undo", "albums_edit", "sqlite_edit",
+            "albums_edit_undo", "sqlite_edit_undo",
+        ]
+        for name in names {
             let values = times[name] ?? []
             print("\(name)_seconds=\(format(BenchmarkMath.median(values)))")
             print("\(name)_runs=\(values.map(format).joined(separator: ","))")
         }
-        for step in ["delete", "undo"] {
+        for step in ["delete", "undo", "edit", "edit_undo"] {
             let ratio =
                 BenchmarkMath.median(times["albums_\(step)"] ?? [])
                 / BenchmarkMath.median(times["sqlite_\(step)"] ?? [])

@@ -85,6 +85,27 @@ extension BulkChangeCommand: PersistentCommand {
     public typealias Receiver = LibraryAPI
     /// The stored kind: `albums.bulk`.
     public static let kind = "albums.bulk"
+    /// 2 since the albums are kept in the library's `bulk_album` table and the row names their
+    /// batch: an albums that knows only version 1 would find no albums in such a row, so it must
+    /// refuse it.
+    public static var version: Int { 2 }
+
+    /// Decodes version 1 (the albums in the row) and version 2 (a batch and a count).
+    ///
+    /// - Parameters:
+    ///   - data: The stored JSON.
+    ///   - version: The version stored with it.
+    /// - Returns: The command.
+    /// - Throws: `StoreError` for a version newer than 2, or the decoder's error.
+    public static func decode(_ data: Data, version: Int) throws -> Self {
+        guard (1...Self.version).contains(version) else {
+            throw StoreError(
+                .unsupportedCommandVersion,
+                "command kind \(kind) is stored at version \(version); BulkChangeCommand decodes versions 1 to \(Self.version)"
+            )
+        }
+        return try JSONDecoder().decode(Self.self, from: data)
+    }
 }
 
 extension SetCoverCommand: PersistentCommand {
@@ -101,8 +122,9 @@ extension LibraryAPI {
         registry.register(AddAlbumCommand.self)
         // A cover step, a delete or a bulk delete leaving the history releases the cover images it
         // keeps for its undo or redo (none for most deletes: only an album with a stored cover).
+        // A bulk step's entry leaving the history releases the albums it keeps, too.
         registry.register(BulkChangeCommand.self) { command, library in
-            if let slot = command.coverSlot { try library.discardKeptCovers(slot) }
+            try command.discard(on: library)
         }
         registry.register(DeleteAlbumCommand.self) { command, library in
             if let slot = command.coverSlot { try library.discardKeptCovers(slot) }
