@@ -406,8 +406,29 @@ extension Database {
             let db = try Database(path: temporary, configuration: building)
             try StoreSchema.bootstrap(db)
             try StoreSchema.migrate(db, schemas: schemas)
-            // Closing the only connection checkpoints the WAL into the file.
+            // Every page must be in the file before it is linked into place: the log goes with the
+            // temporary name. Closing would checkpoint too, but silently: on a full disk it left a
+            // file without its last pages, linked as a library that then read as damaged.
+            do {
+                let result = try db.fetchOne("PRAGMA wal_checkpoint(TRUNCATE)")
+                let busy = try result?.decode(Int.self, at: 0) ?? 1
+                let logged = try result?.decode(Int.self, at: 1) ?? -1
+                let copied = try result?.decode(Int.self, at: 2) ?? -2
+                guard busy == 0, logged == copied else {
+                    throw DatabaseError(
+                        resultCode: .ioError,
+                        message: "cannot create \(path): its pages could not all be written; nothing was created",
+                        path: path)
+                }
+            } catch {
+                db.close()
+                throw error
+            }
             db.close()
+        } catch let error as DatabaseError where error.resultCode.primaryResultCode == .full {
+            // SQLite names the temporary file; the user named the store.
+            throw DatabaseError(
+                resultCode: .full, message: "no space left on device to create it; nothing was created", path: path)
         }
         if link(temporary, path) != 0 && errno != EEXIST {
             throw FileSystem.systemError("cannot create \(path)", path: path)

@@ -78,11 +78,11 @@ import Glibc
     }
 
     /// A small tmpfs (root only): a full file system for real, not a file-size limit.
-    static func withFullFileSystem(_ body: (String) async throws -> Void) async throws {
+    static func withFullFileSystem(size: String = "256k", _ body: (String) async throws -> Void) async throws {
         let mountPoint = try ChildProcess.makeFolder("tmpfs")
         defer { try? FileManager.default.removeItem(at: mountPoint) }
         let mounted = try await ChildProcess.run(
-            "/bin/mount", ["-t", "tmpfs", "-o", "size=256k", "tmpfs", mountPoint.path])
+            "/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", mountPoint.path])
         guard mounted.status == 0 else {
             print("HostileEnvironmentTests: skipped a full-disk case: cannot mount a tmpfs here (\(mounted.error))")
             return
@@ -115,7 +115,9 @@ import Glibc
     }
 
     @Test(.enabled(if: canMount)) func aLibraryOnAFullDiskRefusesTheWriteAndKeepsItsBytes() async throws {
-        try await Self.withFullFileSystem { disk in
+        // Room for a new library (built under a temporary name, its log and index beside it),
+        // not for the import.
+        try await Self.withFullFileSystem(size: "640k") { disk in
             let cli = AlbumsCLI(database: disk + "/library.db")
             #expect(try await cli("add", "--title", "First", "--artist", "A").status == 0)
             let big = try ChildProcess.makeFolder("full-import")
@@ -128,6 +130,27 @@ import Glibc
             #expect(result.error.contains("library.db"), "\(result)")
             #expect(try FolderSnapshot(disk).contents["library.db"] == before.contents["library.db"])
             #expect(try await cli("list").status == 0)
+        }
+    }
+
+    /// A library is built under a temporary name and linked into place only once every page is
+    /// in its file: on a disk too small for it, nothing is created. (It once linked a file whose
+    /// last pages were still in its log, removed with the temporary name, and every later command
+    /// called the library damaged.)
+    @Test(.enabled(if: canMount)) func aLibraryThatDoesNotFitIsNotCreated() async throws {
+        for size in ["160k", "200k", "256k"] {
+            try await Self.withFullFileSystem(size: size) { disk in
+                let cli = AlbumsCLI(database: disk + "/library.db")
+                let created = try await cli("init", disk + "/library.db")
+                Self.expectOneLineFailure(
+                    created, containing: "no space left on device to create it; nothing was created", "init on \(size)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: disk) == [], "\(size): something was left")
+                // A change on the same disk: refused the same way, and still nothing there.
+                let added = try await cli("add", "--title", "First", "--artist", "A")
+                Self.expectOneLineFailure(
+                    added, containing: "no space left on device to create it; nothing was created", "add on \(size)")
+                #expect(try FileManager.default.contentsOfDirectory(atPath: disk) == [], "\(size): something was left")
+            }
         }
     }
 

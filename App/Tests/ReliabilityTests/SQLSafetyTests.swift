@@ -32,6 +32,10 @@ import Testing
         "HistoryStatements.swift: header":
             "<prefix>_header, the prefix checked in HistoryStatements.init to be [a-z_][a-z0-9_]*, at most 48 bytes",
         "HistoryStatements.swift: entry": "<prefix>_entry, the same checked prefix",
+        "HistoryStatements+Branches.swift: header": "<prefix>_header, the prefix checked in HistoryStatements.init",
+        "HistoryStatements+Branches.swift: entry": "<prefix>_entry, the same checked prefix",
+        "HistoryStatements+Branches.swift: branch": "<prefix>_branch, the same checked prefix",
+        "HistoryStatements+Branches.swift: movedColumns": "a constant list of column names",
         "PostgreSQLConnection+Notifications.swift: quoted":
             "a channel name quoted as an identifier by libpq's PQescapeIdentifier (LISTEN takes no parameters)",
     ]
