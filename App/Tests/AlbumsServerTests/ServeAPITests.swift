@@ -286,7 +286,12 @@ struct ServeAPITests {
         // gate pauses every commit, seeding the defaults too).
         let gate = try Self.makeCommitGate()
         defer { try? FileManager.default.removeItem(at: gate) }
-        let server = try await ServerProcess(environment: ["ALBUMS_TEST_COMMIT_GATE": gate.path])
+        // The stop waits for the held add as long as the test may take to let it go (a loaded
+        // machine once took longer than the 5 seconds a user's stop waits, and the add was cut).
+        let server = try await ServerProcess(environment: [
+            "ALBUMS_TEST_COMMIT_GATE": gate.path,
+            "ALBUMS_TEST_DRAIN_MS": "\(Patience.condition.components.seconds * 1000)",
+        ])
         defer { Task { await server.finish() } }
         let port = server.port
         let (stream, events) = try await RawHTTP.open(
