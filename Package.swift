@@ -68,6 +68,9 @@ let package = Package(
             name: "AlbumLibrary",
             dependencies: [
                 "CommandKit", "SQLiteDatabase", "CommandStore", "Locking",
+                // A library on a PostgreSQL server (LibrarySession.open(postgreSQL:)): only with the trait.
+                .target(name: "PostgreSQLDatabase", condition: .when(traits: ["PostgreSQL"])),
+                .target(name: "PostgreSQLCommandStore", condition: .when(traits: ["PostgreSQL"])),
             ]),
         // Crash-test helper for CommandStoreTests: runs a durable history until SIGKILLed, or verifies one.
         .executableTarget(
@@ -149,7 +152,11 @@ let package = Package(
         ),
         .testTarget(
             name: "AlbumLibraryTests",
-            dependencies: ["AlbumLibrary", "SQLiteDatabase", "CommandStore", "CommandKit", "TestSupport"]),
+            dependencies: [
+                "AlbumLibrary", "SQLiteDatabase", "CommandStore", "CommandKit", "TestSupport",
+                .target(name: "PostgreSQLDatabase", condition: .when(traits: ["PostgreSQL"])),
+                .target(name: "PostgreSQLTestSupport", condition: .when(traits: ["PostgreSQL"])),
+            ]),
         // The PostgreSQL tests' shared fixtures: the server COMMANDKIT_POSTGRES_URL names and its CI
         // gate, a schema per test, the line receiver. Only behind the trait (its files are empty without it).
         .target(

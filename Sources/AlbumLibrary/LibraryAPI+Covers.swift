@@ -90,12 +90,19 @@ extension LibraryAPI {
 
     /// Whether the album with `id` shows a cover now.
     func hasCover(_ id: UUID) throws -> Bool {
-        try shownImage(of: id) != nil
+        #if PostgreSQL
+        // A library on a server stores no images (cover set is refused there).
+        if server != nil { return false }
+        #endif
+        return try shownImage(of: id) != nil
     }
 
     /// Whether any album shows a stored cover.
     func hasAnyCover() throws -> Bool {
-        try database.fetchOne("SELECT 1 FROM album_cover LIMIT 1") != nil
+        #if PostgreSQL
+        if server != nil { return false }
+        #endif
+        return try database.fetchOne("SELECT 1 FROM album_cover LIMIT 1") != nil
     }
 
     /// Moves every shown cover under `slot` (a replacement sets the library's albums aside).

@@ -50,6 +50,9 @@ extension LibraryAPI {
     /// - Throws: `DatabaseError` if the library cannot be read.
     /// - Complexity: O(*m* log *n*) through the title index, plus their positions.
     public func albums(titled title: String) throws -> [(position: Int, album: Album)] {
+        #if PostgreSQL
+        if let server { return try positioned(server.albums(titled: title).map { ($0.album, $0.sortKey) }) }
+        #endif
         var found: [(album: Album, sortKey: Int64)] = []
         let statement = try database.cachedStatement("SELECT \(Self.columns) FROM album WHERE title = ?")
         try statement.readEachRow([title]) { columns in
@@ -90,6 +93,11 @@ extension LibraryAPI {
         let ordered = found.sorted { $0.sortKey < $1.sortKey }
         var result: [(position: Int, album: Album)] = []
         result.reserveCapacity(ordered.count)
+        #if PostgreSQL
+        if let server {
+            return try ordered.map { (try server.count(before: $0.sortKey) + 1, $0.album) }
+        }
+        #endif
         if ordered.count > 256 {
             // Many matches: one walk over every key beats one count per match.
             var keys: [Int64] = []

@@ -13,6 +13,13 @@ extension LibraryAPI {
     func albums(titledLike title: String) throws -> [(position: Int, album: Album)] {
         let folded = SearchText.folded(title)
         guard !folded.isEmpty else { return [] }
+        #if PostgreSQL
+        if let server {
+            let found = try server.albums(searchTextStartingWith: folded + "\n")
+                .filter { SearchText.folded($0.album.title) == folded }
+            return try positioned(found.map { ($0.album, $0.sortKey) })
+        }
+        #endif
         let statement: Statement
         let arguments: [any DatabaseValueConvertible]
         // The search text is the folded title, a line feed, then the artist and genre.
@@ -50,6 +57,9 @@ extension LibraryAPI {
         let folded = Array(SearchText.folded(title).unicodeScalars)
         guard !folded.isEmpty else { return [] }
         let limit = Self.suggestionDistance(for: folded.count)
+        #if PostgreSQL
+        if let server { return try albums(titledNear: folded, limit: limit, on: server) }
+        #endif
         var near: [(distance: Int, sortKey: Int64, rowID: Int64)] = []
         let statement = try database.cachedStatement(
             "SELECT substr(search_text, 1, instr(search_text, char(10)) - 1), sort_key, rowid FROM album")
@@ -76,6 +86,25 @@ extension LibraryAPI {
             uniqueKeysWithValues: try positioned(found).map { ($0.album.id, $0.position) })
         return found.map { (positions[$0.album.id] ?? 0, $0.album) }
     }
+
+    #if PostgreSQL
+    /// ``albums(titledNear:)`` on a server: the same rule over the folded titles it sends.
+    private func albums(
+        titledNear folded: [Unicode.Scalar], limit: Int, on server: PostgreSQLAlbums
+    ) throws -> [(position: Int, album: Album)] {
+        let near = try server.foldedTitles().compactMap { candidate -> (distance: Int, sortKey: Int64, id: UUID)? in
+            let scalars = Array(candidate.title.unicodeScalars)
+            guard abs(scalars.count - folded.count) <= limit,
+                let distance = EditDistance.between(folded, scalars, limit: limit)
+            else { return nil }
+            return (distance, candidate.sortKey, candidate.id)
+        }
+        let chosen = near.sorted { ($0.distance, $0.sortKey) < ($1.distance, $1.sortKey) }.prefix(Self.suggestionLimit)
+        return try chosen.compactMap { candidate in
+            try server.album(withID: candidate.id).map { (try server.count(before: candidate.sortKey) + 1, $0) }
+        }
+    }
+    #endif
 
     /// The most titles a refusal suggests.
     static let suggestionLimit = 3

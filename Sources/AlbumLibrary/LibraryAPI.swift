@@ -4,8 +4,10 @@ public import SQLiteDatabase
 /// The album library's facade: the receiver every album command works on.
 ///
 /// `LibraryAPI` reads and writes the albums of one library file through SQLiteDatabase's
-/// `Database`, the same connection the durable history uses, so an album change and its
-/// history record commit in one transaction. Positions are 1-based, as `albums list` prints them.
+/// `Database`, or, with the `PostgreSQL` trait, of a library on a PostgreSQL server
+/// (``LibrarySession/open(postgreSQL:author:)``), through the same connection the durable history
+/// uses, so an album change and its history record commit in one transaction. Positions are
+/// 1-based, as `albums list` prints them.
 ///
 /// Order is kept in a `sort_key` column with wide gaps between neighbours: adding, deleting or
 /// moving one album touches one row, never the whole library. Only when the gap between two
@@ -21,8 +23,33 @@ public import SQLiteDatabase
 /// - Important: Change albums through the album commands pushed on the durable history, so the
 ///   change can be undone; calling the mutating methods directly bypasses the history.
 public final class LibraryAPI {
-    /// The connection the library reads and writes through.
-    public let database: Database
+    /// Where the albums are.
+    enum Store {
+        /// A library file.
+        case file(Database)
+        #if PostgreSQL
+        /// A library on a PostgreSQL server.
+        case server(PostgreSQLAlbums)
+        #endif
+    }
+
+    let store: Store
+
+    /// The library file's connection, which the file's other features (covers, imports, bulk
+    /// changes, search, statistics) read and write through.
+    ///
+    /// - Throws: ``LibraryError/Code/unsupported`` for a library on a PostgreSQL server, which
+    ///   keeps albums and their history only, not yet the features that need the file.
+    public var database: Database {
+        get throws(LibraryError) {
+            switch store {
+            case .file(let database): return database
+            #if PostgreSQL
+            case .server(let server): throw Self.notOnServer(server)
+            #endif
+            }
+        }
+    }
 
     /// The distance between neighbouring sort keys when they are spread out.
     static let keyGap: Int64 = 1 << 20
@@ -31,7 +58,11 @@ public final class LibraryAPI {
     ///
     /// - Parameter database: A connection whose schema includes ``LibraryFile/albumsSchema``.
     public init(database: Database) {
-        self.database = database
+        store = .file(database)
+    }
+
+    init(store: Store) {
+        self.store = store
     }
 
     // MARK: - Reading
@@ -41,7 +72,10 @@ public final class LibraryAPI {
     /// - Throws: `DatabaseError` if the library cannot be read.
     /// - Complexity: O(*n*) inside SQLite (an index count), fast even for large libraries.
     public func count() throws -> Int {
-        try database.fetchOne("SELECT count(*) FROM album")?.decode(Int.self, at: 0) ?? 0
+        #if PostgreSQL
+        if let server { return try server.count() }
+        #endif
+        return try database.fetchOne("SELECT count(*) FROM album")?.decode(Int.self, at: 0) ?? 0
     }
 
     /// Every album, in library order.
@@ -50,6 +84,9 @@ public final class LibraryAPI {
     /// - Throws: `DatabaseError` if the library cannot be read.
     /// - Complexity: O(*n*).
     public func albums() throws -> [Album] {
+        #if PostgreSQL
+        if let server { return try server.albums() }
+        #endif
         var albums: [Album] = []
         let statement = try database.cachedStatement("SELECT \(Self.columns) FROM album ORDER BY sort_key")
         try statement.readEachRow { columns in albums.append(try Self.album(from: columns)) }
@@ -79,6 +116,9 @@ public final class LibraryAPI {
         }
         var albums: [Album] = []
         guard !positions.isEmpty else { return albums }
+        #if PostgreSQL
+        if let server { return try server.albums(at: positions) }
+        #endif
         albums.reserveCapacity(min(positions.count, 4096))
         let statement = try database.cachedStatement(
             "SELECT \(Self.columns) FROM album ORDER BY sort_key LIMIT ? OFFSET ?"
@@ -105,6 +145,9 @@ public final class LibraryAPI {
     /// - Returns: Its 1-based position.
     /// - Complexity: O(*position*).
     public func position(of id: UUID) throws -> Int? {
+        #if PostgreSQL
+        if let server { return try server.position(of: id) }
+        #endif
         guard let key = try database.fetchOne("SELECT sort_key FROM album WHERE id = ?", [id.uuidString]) else {
             return nil
         }
@@ -118,7 +161,10 @@ public final class LibraryAPI {
     /// - Parameter id: The id.
     /// - Returns: `true` if it is.
     public func contains(_ id: UUID) throws -> Bool {
-        try database.fetchOne("SELECT 1 FROM album WHERE id = ?", [id.uuidString]) != nil
+        #if PostgreSQL
+        if let server { return try server.album(withID: id) != nil }
+        #endif
+        return try database.fetchOne("SELECT 1 FROM album WHERE id = ?", [id.uuidString]) != nil
     }
 
     // MARK: - Changing
@@ -167,6 +213,12 @@ public final class LibraryAPI {
     @discardableResult
     public func removeAlbum(at position: Int) throws -> Album {
         let found = try located(at: position)
+        #if PostgreSQL
+        if let server {
+            try Self.expect(try server.remove(withID: found.album.id) == 1, "delete album \(position)")
+            return found.album
+        }
+        #endif
         try database.execute("DELETE FROM album WHERE rowid = ?", [found.rowID])
         return found.album
     }
@@ -177,6 +229,9 @@ public final class LibraryAPI {
     ///   was refused), or `DatabaseError`.
     /// - Complexity: O(log *n*): found through the id's index, not by walking positions.
     func removeAlbum(withID id: UUID, for operation: String) throws {
+        #if PostgreSQL
+        if let server { return try Self.expect(try server.remove(withID: id) == 1, operation) }
+        #endif
         try database.execute("DELETE FROM album WHERE id = ?", [id.uuidString])
         try Self.expect(database.changedRowCount == 1, operation)
     }
@@ -217,6 +272,12 @@ public final class LibraryAPI {
     @discardableResult
     public func replaceAlbum(at position: Int, with album: Album) throws -> Album {
         let found = try located(at: position)
+        #if PostgreSQL
+        if let server {
+            try Self.expect(try server.update(id: found.album.id, to: album) == 1, "edit album \(position)")
+            return found.album
+        }
+        #endif
         try database.execute(
             """
             UPDATE album SET id = ?, title = ?, artist = ?, genre = ?, year = ?, cover = ?, search_text = ?
@@ -236,6 +297,9 @@ public final class LibraryAPI {
     /// - Throws: ``LibraryError/Code/storage`` when no album has that id (`operation` names what
     ///   was refused), or `DatabaseError`.
     func replaceAlbum(withIDOf album: Album, for operation: String) throws {
+        #if PostgreSQL
+        if let server { return try Self.expect(try server.update(id: album.id, to: album) == 1, operation) }
+        #endif
         try database.execute(
             """
             UPDATE album SET title = ?, artist = ?, genre = ?, year = ?, cover = ?, search_text = ?
@@ -251,6 +315,9 @@ public final class LibraryAPI {
 
     /// The album with an id, or `nil`.
     func album(withID id: UUID) throws -> Album? {
+        #if PostgreSQL
+        if let server { return try server.album(withID: id) }
+        #endif
         var found: Album?
         let statement = try database.cachedStatement("SELECT \(Self.columns) FROM album WHERE id = ?")
         try statement.readEachRow([id.uuidString]) { columns in found = try Self.album(from: columns) }
@@ -269,6 +336,13 @@ public final class LibraryAPI {
         let found = try located(at: from)
         _ = try located(at: to)
         guard from != to else { return found.album }
+        #if PostgreSQL
+        if let server {
+            try Self.expect(try server.remove(withID: found.album.id) == 1, "move album \(from)")
+            try insert(found.album, sortKey: try sortKey(forInsertingAt: to))
+            return found.album
+        }
+        #endif
         try database.execute("DELETE FROM album WHERE rowid = ?", [found.rowID])
         let key = try sortKey(forInsertingAt: to)
         try insert(found.album, sortKey: key)
@@ -282,11 +356,19 @@ public final class LibraryAPI {
     struct Located {
         var album: Album
         var sortKey: Int64
+        /// The row's SQLite rowid (0 on a PostgreSQL server, whose rows are found by id).
         var rowID: Int64
     }
 
     func located(at position: Int) throws -> Located {
         var found: Located?
+        #if PostgreSQL
+        if let server {
+            found = try server.located(at: position).map { Located(album: $0.album, sortKey: $0.sortKey, rowID: 0) }
+            guard let found else { throw try outOfRange(position, limit: count()) }
+            return found
+        }
+        #endif
         if position >= 1 {
             let statement = try database.cachedStatement(
                 "SELECT \(Self.columns), rowid FROM album ORDER BY sort_key LIMIT 1 OFFSET ?"
@@ -311,10 +393,7 @@ public final class LibraryAPI {
     /// A key between the albums now at `position - 1` and `position`.
     func sortKey(forInsertingAt position: Int) throws -> Int64 {
         guard position >= 1 else { throw try outOfRange(position, limit: count() + 1) }
-        let rows = try database.fetchAll(
-            "SELECT sort_key FROM album ORDER BY sort_key LIMIT 2 OFFSET ?",
-            [max(0, position - 2)]
-        ).map { row in try row.decode(Int64.self, at: 0) }
+        let rows = try neighbourKeys(ofInsertingAt: position)
         let before: Int64?
         let after: Int64?
         if position == 1 {
@@ -336,8 +415,22 @@ public final class LibraryAPI {
         }
     }
 
+    /// The keys of the albums at `position - 1` and `position` (the first or both may be missing).
+    private func neighbourKeys(ofInsertingAt position: Int) throws -> [Int64] {
+        #if PostgreSQL
+        if let server { return try server.neighbourKeys(ofInsertingAt: position) }
+        #endif
+        return try database.fetchAll(
+            "SELECT sort_key FROM album ORDER BY sort_key LIMIT 2 OFFSET ?",
+            [max(0, position - 2)]
+        ).map { row in try row.decode(Int64.self, at: 0) }
+    }
+
     /// Gives every album a fresh key, `keyGap` apart, keeping the order.
     func spreadKeys() throws {
+        #if PostgreSQL
+        if let server { return try server.spreadKeys(gap: Self.keyGap) }
+        #endif
         let keys = try database.fetchAll("SELECT rowid FROM album ORDER BY sort_key").map { row in
             try row.decode(Int64.self, at: 0)
         }
@@ -351,6 +444,9 @@ public final class LibraryAPI {
         if try contains(album.id) {
             throw LibraryError(.invalidValue, "id \(album.id.uuidString) is already in the library")
         }
+        #if PostgreSQL
+        if let server { return try server.insert(album, sortKey: sortKey) }
+        #endif
         try database.execute(
             """
             INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)

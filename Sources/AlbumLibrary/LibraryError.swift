@@ -56,6 +56,9 @@ public struct LibraryError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let storage = Code(rawValue: "storage")
         /// The stored history names a command this version does not know.
         public static let unknownCommand = Code(rawValue: "unknown-command")
+        /// The library cannot do this where it is stored (a feature that needs a library file,
+        /// asked of a library on a PostgreSQL server).
+        public static let unsupported = Code(rawValue: "unsupported")
 
         /// Matches an error against a code, so callers can write `catch LibraryError.nothingToUndo`.
         public static func ~= (code: Code, error: any Error) -> Bool {

@@ -26,7 +26,8 @@ extension LibrarySession {
     /// - Throws: A `DatabaseError` when the connection cannot be read.
     /// - Complexity: Two `stat` calls and one statement.
     public func fileStatus() throws -> Database.FileStatus {
-        try database.fileStatus()
+        // A library on a server has no file another program could move or replace.
+        try file?.fileStatus() ?? .unchanged
     }
 
     /// Closes this session and opens the library that is at its path now.
@@ -75,7 +76,7 @@ extension LibrarySession {
 
     /// Closes the session's connection; the session cannot be used afterwards.
     public func close() {
-        database.close()
+        file?.close()
     }
 
     /// Copies the changes committed so far from the write-ahead log into the library file, so that
@@ -87,6 +88,6 @@ extension LibrarySession {
     ///
     /// - Throws: A `DatabaseError`.
     public func checkpoint() throws {
-        try database.checkpoint()
+        try file?.checkpoint()
     }
 }

@@ -79,11 +79,13 @@ extension LibrarySession {
     /// - Complexity: O(*k*) for a change *k* steps behind the top, as the call itself.
     public func previewMine(author: String, reapplying: Bool = false) throws -> MinePreview {
         var preview: MinePreview?
-        // One snapshot for the whole scan: each read inside is a savepoint of this transaction.
-        try database.inTransaction(.deferred) {
+        // One snapshot for the whole scan on a file: each read inside is a savepoint of this
+        // transaction. On a server each read takes its own snapshot: a preview only, decided again
+        // by the call itself.
+        try inReadSnapshot {
             if reapplying, let next = try nextRedoRecord(), next.author == author {
                 preview = .change(next.text)
-                return .commit
+                return
             }
             do {
                 preview = .change(try revertCommand(author: author, reapplying: reapplying).change.text)
@@ -94,7 +96,6 @@ extension LibrarySession {
             {
                 preview = .refused(refusal)
             }
-            return .commit
         }
         return preview!
     }

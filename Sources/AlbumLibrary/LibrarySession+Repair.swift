@@ -40,6 +40,10 @@ extension LibrarySession {
     @discardableResult
     public func repairHistory() throws -> RepairedStep {
         var repaired: RepairedStep?
+        let database = try database
+        guard let history = history as? DurableHistory<LibraryAPI> else {
+            preconditionFailure("a library file's session keeps a DurableHistory")
+        }
         try database.inTransaction(.immediate) {
             try history.refresh()
             let index = try history.committedIndex()

@@ -1,3 +1,4 @@
+import CommandKit
 public import CommandStore
 import Foundation
 public import SQLiteDatabase
@@ -14,12 +15,14 @@ public import SQLiteDatabase
 /// try session.undo()             // it is back, also after a restart
 /// ```
 public final class LibrarySession {
-    /// The library file.
+    /// The library file; for a library on a PostgreSQL server, the server and database without
+    /// the password ("ada@db.example:5432/albums").
     public let path: String
     /// The albums: read through it; change them through the session.
     public let library: LibraryAPI
-    /// The durable undo history every change goes through.
-    public let history: DurableHistory<LibraryAPI>
+    /// The durable undo history every change goes through: a `DurableHistory` for a library file,
+    /// a `PostgreSQLHistory` for a library on a server.
+    public let history: any LibraryHistory
 
     /// Creates a session over an open, migrated database.
     ///
@@ -32,6 +35,13 @@ public final class LibrarySession {
         self.library = LibraryAPI(database: database)
         self.history = try DurableHistory(
             database: database, receiver: library, registry: LibraryAPI.commandRegistry, keepsBranches: true)
+    }
+
+    /// A session over a receiver and the history that runs commands on it.
+    init(library: LibraryAPI, history: any LibraryHistory, path: String) {
+        self.library = library
+        self.history = history
+        self.path = path
     }
 
     /// Opens (creating if needed) the library at `path`.
@@ -50,13 +60,23 @@ public final class LibrarySession {
         }
     }
 
-    /// The connection.
-    public var database: Database { library.database }
+    /// The library file's connection.
+    ///
+    /// - Throws: ``LibraryError/Code/unsupported`` for a library on a PostgreSQL server.
+    public var database: Database {
+        get throws(LibraryError) { try library.database }
+    }
+
+    /// The library file's connection, or `nil` for a library on a PostgreSQL server.
+    var file: Database? {
+        guard case .file(let database) = library.store else { return nil }
+        return database
+    }
 
     /// The commits logged in the library's `-wal` log that were lost when this session opened it,
     /// because the log is damaged before them (SQLite drops everything after a damaged frame and
     /// says nothing; a log is left behind by a process that was killed or crashed). 0 almost always.
-    public var lostLogCommits: Int { database.lostLogCommits }
+    public var lostLogCommits: Int { file?.lostLogCommits ?? 0 }
 
     /// One line saying that recent commits were lost with a damaged log, or `nil` when none were
     /// (see ``lostLogCommits``).
@@ -104,6 +124,16 @@ public final class LibrarySession {
         try push {
             let batch = try library.stageImport(albums, progress: progress)
             return ImportAlbumsCommand(batch: batch, count: albums.count, firstTitle: albums.first?.title ?? "")
+        }
+    }
+
+    /// Runs `body` in one read snapshot of a library file; on a server, each read `body` makes
+    /// takes its own (for previews, which the call itself decides again).
+    func inReadSnapshot(_ body: () throws -> Void) throws {
+        guard let file else { return try body() }
+        try file.inTransaction(.deferred) {
+            try body()
+            return .commit
         }
     }
 

@@ -211,13 +211,27 @@ public final class PostgreSQLHistory<Receiver> {
         try recordOfEntry(at: position)
     }
 
-    /// Every entry's record, oldest first, with the index and the revision, read in one transaction.
+    /// Every entry's record, oldest first, with the node each entry's state is (for a tree's
+    /// view), the index and the revision, read in one transaction.
     ///
     /// - Throws: `StoreError` for a damaged row, or a `PostgreSQLError`.
-    public func records() throws -> (records: [HistoryRecord], index: Int, revision: Int) {
+    public func records() throws -> (records: [HistoryRecord], nodes: [HistoryNode.ID], index: Int, revision: Int) {
         try readCommittedValue {
-            (try (0..<storage.count).map { try storage.record(at: $0) }, storage.index, Int(storage.revision))
+            let positions = 0..<storage.count
+            return (
+                try positions.map { try storage.record(at: $0) }, try positions.map { try storage.nodeID(at: $0) },
+                storage.index, Int(storage.revision)
+            )
         }
+    }
+
+    /// The number of entries done, as committed now; inside an operation (the `makeCommand` of
+    /// ``push(_:)-(()->Command)``), of the state that operation changes, where ``index`` is the last
+    /// operation's.
+    ///
+    /// - Throws: A `PostgreSQLError` if the header cannot be read.
+    public func committedIndex() throws -> Int {
+        try readCommittedValue { storage.index }
     }
 
     // MARK: - Observation

@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 import SQLiteDatabase
@@ -93,9 +94,9 @@ import Testing
         try Self.checkSearchIndex(session)
 
         // Read back from the history in a new session: the redo reads the kept albums.
-        session.database.close()
+        session.close()
         let reopened = try LibrarySession.open(path: path)
-        defer { reopened.database.close() }
+        defer { reopened.close() }
         _ = try reopened.redo()
         #expect(try reopened.library.albums() == edited)
         try Self.checkSearchIndex(reopened)
@@ -125,9 +126,9 @@ import Testing
             } == texts)
         _ = try session.undo()
         #expect(try session.library.albums() == before)
-        session.database.close()
+        session.close()
         let reopened = try LibrarySession.open(path: path)
-        defer { reopened.database.close() }
+        defer { reopened.close() }
         _ = try reopened.redo()
         #expect(try reopened.library.albums() == edited)
         _ = try reopened.undo()
@@ -152,10 +153,10 @@ import Testing
         snapshots.append(try session.library.albums())
         _ = try session.moveAlbums(try Self.query("title:t3"), to: 1)
         snapshots.append(try session.library.albums())
-        session.database.close()
+        session.close()
 
         let reopened = try LibrarySession.open(path: path)
-        defer { reopened.database.close() }
+        defer { reopened.close() }
         for index in stride(from: 2, through: 0, by: -1) {
             _ = try reopened.undo()
             #expect(try reopened.library.albums() == snapshots[index], "undo to \(index)")
@@ -201,7 +202,7 @@ import Testing
             Data(contentsOf: LibraryFormatMigrationTests.fixtures.appendingPathComponent("bulk4-before-library.json")))
 
         let session = try LibrarySession.open(path: path)
-        defer { session.database.close() }
+        defer { session.close() }
         #expect(try session.database.schemaVersion(of: "albums") == 5)
         #expect(try session.library.albums() == exported)
         #expect(session.undoText == "Edit 5 albums" && session.redoText == "Move 2 albums to position 1")

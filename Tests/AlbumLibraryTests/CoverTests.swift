@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 import Testing
@@ -82,7 +83,7 @@ import Testing
             #expect(try session.library.cover(of: album.id) == image)
             #expect(try session.library.coverSummary(of: album.id)?.hash == image.hash)
             #expect(change.command.previous == nil)
-            session.database.close()
+            session.close()
             let later = try LibrarySession.open(path: path)
             #expect(later.undoText == "Set the cover of “\(album.title)”")
             try later.undo()
@@ -137,7 +138,7 @@ import Testing
             let deleted = try session.delete(.id(album.id))
             #expect(deleted.command.coverSlot != nil)
             #expect(try session.library.cover(of: album.id) == nil)
-            session.database.close()
+            session.close()
             let later = try LibrarySession.open(path: path)
             try later.undo()
             #expect(try later.library.cover(of: album.id) == image)

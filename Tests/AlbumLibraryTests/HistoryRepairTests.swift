@@ -15,7 +15,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("library.sqlite").path
         let session = try LibrarySession.open(path: path)
-        defer { session.database.close() }
+        defer { session.close() }
         try session.library.seedDefaultsIfNeeded()
         // What `sqlite3 library.sqlite` would be: a connection that knows nothing of the history.
         let shell = try Database(path: path)

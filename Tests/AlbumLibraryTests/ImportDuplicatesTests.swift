@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 import SQLiteDatabase
@@ -14,7 +15,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("library.sqlite").path
         let session = try LibrarySession.open(path: path)
-        defer { session.database.close() }
+        defer { session.close() }
         try session.add(Album(title: "Björk", artist: "Debut", year: 1993))
         try body(session, path)
     }
@@ -71,7 +72,7 @@ import Testing
     @Test func theLibraryAsCommittedWhenTheImportRunsDecides() throws {
         try withSession { session, path in
             let other = try LibrarySession.open(path: path)
-            defer { other.database.close() }
+            defer { other.close() }
             try other.add(Album(title: "Post", artist: "Björk"))
             let outcome = try session.importAlbums(file, keepingDuplicates: false)
             #expect(outcome.albums == [file[1], file[4]])

@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 import SQLiteDatabase
@@ -28,7 +29,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let session = try LibrarySession.open(path: path)
-        defer { session.database.close() }
+        defer { session.close() }
         #expect(try session.database.schemaVersion(of: "commandstore") == 7)
         #expect(try session.library.albums() == exported)
         let history = try session.historySteps()
@@ -62,7 +63,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
 
         let session = try LibrarySession.open(path: path)
-        defer { session.database.close() }
+        defer { session.close() }
         #expect(try session.database.schemaVersion(of: "commandstore") == 7)
         #expect(try session.library.albums() == exported)
         let history = try session.historySteps()
@@ -103,7 +104,7 @@ import Testing
         #expect(try storedVersions(session) == [2])
         // What an albums of version-1 edits wrote: the same JSON, without removal keys.
         try session.database.execute("UPDATE commandstore_history_entry SET version = 1 WHERE kind = 'albums.edit'")
-        session.database.close()
+        session.close()
 
         session = try LibrarySession.open(path: path)
         #expect(try session.undo().map(\.text) == ["Edit “Best of Bowie”"])
@@ -112,9 +113,9 @@ import Testing
         #expect(try session.library.album(at: 1).title == "Renamed")
 
         try session.database.execute("UPDATE commandstore_history_entry SET version = 3 WHERE kind = 'albums.edit'")
-        session.database.close()
+        session.close()
         session = try LibrarySession.open(path: path)
-        defer { session.database.close() }
+        defer { session.close() }
         let refusal = #expect(throws: (any Error).self) { try session.undo() }
         #expect(String(describing: refusal).contains("version 3"))
         #expect(try session.library.album(at: 1).title == "Renamed")  // refused, nothing changed

@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 import SQLiteDatabase
@@ -17,8 +18,8 @@ import Testing
         try view.library.seedDefaultsIfNeeded()
         let other = try LibrarySession.open(path: path)
         try body(view, other)
-        other.database.close()
-        view.database.close()
+        other.close()
+        view.close()
     }
 
     @Test func editFindsTheAlbumWhereAnotherConnectionMovedIt() throws {

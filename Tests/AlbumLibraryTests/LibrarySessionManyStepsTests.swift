@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 import SQLiteDatabase
@@ -15,7 +16,7 @@ import Testing
         let session = try LibrarySession.open(path: folder.appendingPathComponent("library.sqlite").path)
         try session.library.seedDefaultsIfNeeded()
         try body(session)
-        session.database.close()
+        session.close()
     }
 
     /// What a refusal must leave as it was: the albums, the history's place and revision, and the

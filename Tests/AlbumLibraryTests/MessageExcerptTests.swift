@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import Foundation
 import SQLiteDatabase
 import Testing
@@ -33,7 +34,7 @@ import Testing
             .path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let session = try LibrarySession.open(path: path)
-        defer { session.database.close() }
+        defer { session.close() }
         try session.add(Album(title: "Spaced", artist: "A"), at: 1)
         let error = try #require(throws: LibraryError.self) { try session.delete(.title(" Spaced ")) }
         #expect(error.code == .albumNotFound)

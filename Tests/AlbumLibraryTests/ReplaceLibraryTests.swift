@@ -1,4 +1,5 @@
 import AlbumLibrary
+import CommandKit
 import CommandStore
 import Foundation
 import SQLiteDatabase
@@ -13,7 +14,7 @@ import Testing
         let session = try LibrarySession.open(path: folder.appendingPathComponent("library.sqlite").path)
         try session.library.seedDefaultsIfNeeded()
         try body(session)
-        session.database.close()
+        session.close()
     }
 
     private func keptRows(_ session: LibrarySession) throws -> Int {

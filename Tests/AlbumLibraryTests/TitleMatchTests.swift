@@ -1,3 +1,4 @@
+import CommandKit
 import CommandStore
 import Foundation
 import SQLiteDatabase
@@ -15,7 +16,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("library.sqlite").path
         let session = try LibrarySession.open(path: path)
-        defer { session.database.close() }
+        defer { session.close() }
         for title in titles { try session.add(Album(title: title, artist: "A"), at: nil) }
         try body(session, path)
     }
@@ -64,7 +65,7 @@ import Testing
         try withSession(["Blue Train", "Low"]) { session, path in
             // Another connection makes a second forgiving match after this session last read.
             let other = try LibrarySession.open(path: path)
-            defer { other.database.close() }
+            defer { other.close() }
             #expect(try session.library.find(.title("blue train")).position == 1)
             try other.edit(.position(2), changes: AlbumChanges(title: "BLUE TRAIN"))
             let refusal = try #require(throws: LibraryError.self) { try session.delete(.title("blue train")) }

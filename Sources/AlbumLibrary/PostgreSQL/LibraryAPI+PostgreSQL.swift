@@ -1,0 +1,32 @@
+#if PostgreSQL
+public import PostgreSQLDatabase
+
+// A library on a PostgreSQL server: the albums and their history only, for now. What needs the
+// library file (covers, imports, bulk changes, the search index, statistics, the app's state) is
+// refused there with one line (``LibraryError/Code/unsupported``), through ``LibraryAPI/database``.
+
+extension LibraryAPI {
+    /// Creates the facade over a library on a PostgreSQL server.
+    ///
+    /// - Parameter connection: A connection whose database holds the library's tables
+    ///   (``LibrarySession/open(postgreSQL:author:)`` creates or migrates them).
+    public convenience init(postgreSQL connection: PostgreSQLConnection) {
+        self.init(store: .server(PostgreSQLAlbums(connection: connection)))
+    }
+
+    /// The albums on a server, or `nil` for a library file.
+    var server: PostgreSQLAlbums? {
+        guard case .server(let server) = store else { return nil }
+        return server
+    }
+
+    /// The refusal of a feature that needs the library file.
+    static func notOnServer(_ server: PostgreSQLAlbums) -> LibraryError {
+        LibraryError(
+            .unsupported,
+            "\(server.connection.displayName) is a library on a PostgreSQL server, which keeps albums and their "
+                + "history (list, show, add, edit, delete, move, undo, redo, history); covers, imports, exports, "
+                + "bulk changes, searches and statistics need a library file for now")
+    }
+}
+#endif

@@ -1,0 +1,187 @@
+#if PostgreSQL
+import Foundation
+import PostgreSQLDatabase
+
+/// The albums of a library on a PostgreSQL server: what ``LibraryAPI`` reads and writes there.
+///
+/// The same model as the SQLite library's: albums ordered by a `sort_key` with wide gaps, so a
+/// change touches one row; positions are counted from the keys. Every statement runs on the
+/// history's connection, so inside a change it is part of the change's transaction, which has
+/// locked the history's header first: what it reads is what every earlier change committed.
+struct PostgreSQLAlbums {
+    let connection: PostgreSQLConnection
+
+    /// The schema of a library's own tables (`commandkit_schema` identifier `albums`).
+    static let schema = PostgreSQLSchema(
+        identifier: "albums",
+        migrations: [
+            PostgreSQLMigration(
+                version: 1, name: "albums",
+                statements: [
+                    """
+                    CREATE TABLE album (
+                        id text PRIMARY KEY,
+                        sort_key bigint NOT NULL,
+                        title text NOT NULL,
+                        artist text NOT NULL,
+                        genre text NOT NULL DEFAULT '',
+                        year integer,
+                        cover text,
+                        search_text text NOT NULL
+                    )
+                    """,
+                    "CREATE INDEX album_by_sort_key ON album (sort_key)",
+                    "CREATE INDEX album_by_title ON album (title)",
+                    // The folded title starts the search text: a prefix look-up (`^@`) uses it.
+                    "CREATE INDEX album_by_search_text ON album (search_text text_pattern_ops)",
+                ])
+        ])
+
+    static let columns = "id, title, artist, genre, year, cover, sort_key"
+
+    /// An album and its key, as a row of `SELECT \(columns)` holds them.
+    struct Located {
+        var album: Album
+        var sortKey: Int64
+    }
+
+    // MARK: - Reading
+
+    func count() throws -> Int {
+        try connection.query("SELECT count(*) FROM album").first?.decode(Int.self, at: 0) ?? 0
+    }
+
+    func albums() throws -> [Album] {
+        try connection.query("SELECT \(Self.columns) FROM album ORDER BY sort_key").map { try Self.located($0).album }
+    }
+
+    func albums(at positions: Range<Int>) throws -> [Album] {
+        try connection.query(
+            "SELECT \(Self.columns) FROM album ORDER BY sort_key LIMIT $1 OFFSET $2",
+            [positions.count, positions.lowerBound - 1]
+        ).map { try Self.located($0).album }
+    }
+
+    /// The album at a position, or `nil` when there is none.
+    func located(at position: Int) throws -> Located? {
+        guard position >= 1 else { return nil }
+        return try connection.query(
+            "SELECT \(Self.columns) FROM album ORDER BY sort_key LIMIT 1 OFFSET $1", [position - 1]
+        ).first.map(Self.located)
+    }
+
+    func position(of id: UUID) throws -> Int? {
+        try connection.query(
+            "SELECT (SELECT count(*) FROM album b WHERE b.sort_key < a.sort_key) + 1 FROM album a WHERE a.id = $1",
+            [id.uuidString]
+        ).first?.decode(Int.self, at: 0)
+    }
+
+    func album(withID id: UUID) throws -> Album? {
+        try connection.query("SELECT \(Self.columns) FROM album WHERE id = $1", [id.uuidString]).first
+            .map { try Self.located($0).album }
+    }
+
+    /// The albums titled exactly `title`, with their keys.
+    func albums(titled title: String) throws -> [Located] {
+        try connection.query("SELECT \(Self.columns) FROM album WHERE title = $1", [title]).map(Self.located)
+    }
+
+    /// The albums whose search text starts with `prefix` (a folded title and its line feed).
+    func albums(searchTextStartingWith prefix: String) throws -> [Located] {
+        try connection.query("SELECT \(Self.columns) FROM album WHERE search_text ^@ $1", [prefix]).map(Self.located)
+    }
+
+    /// Each album's folded title (the search text's first line), key and id.
+    func foldedTitles() throws -> [(title: String, sortKey: Int64, id: UUID)] {
+        try connection.query("SELECT split_part(search_text, chr(10), 1), sort_key, id FROM album").map { row in
+            (try row.decode(String.self, at: 0) ?? "", try Self.sortKey(row, at: 1), try Self.id(row, at: 2))
+        }
+    }
+
+    /// The number of albums whose key is below `sortKey`.
+    func count(before sortKey: Int64) throws -> Int {
+        try connection.query("SELECT count(*) FROM album WHERE sort_key < $1", [sortKey]).first?
+            .decode(Int.self, at: 0) ?? 0
+    }
+
+    /// The keys of the albums at `position - 1` and `position` (the first or both may be missing).
+    func neighbourKeys(ofInsertingAt position: Int) throws -> [Int64] {
+        try connection.query(
+            "SELECT sort_key FROM album ORDER BY sort_key LIMIT 2 OFFSET $1", [max(0, position - 2)]
+        ).map { try Self.sortKey($0, at: 0) }
+    }
+
+    // MARK: - Writing
+
+    func insert(_ album: Album, sortKey: Int64) throws {
+        try connection.execute(
+            """
+            INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+            """,
+            [
+                album.id.uuidString, sortKey, album.title, album.artist, album.genre, album.year,
+                album.coverURL?.absoluteString, SearchText.of(album),
+            ])
+    }
+
+    /// Removes the album with `id`; returns how many rows went (0 or 1).
+    func remove(withID id: UUID) throws -> Int {
+        try connection.execute("DELETE FROM album WHERE id = $1", [id.uuidString])
+    }
+
+    /// Gives the album with id `id` the values (and id) of `album`; returns how many rows changed.
+    func update(id: UUID, to album: Album) throws -> Int {
+        try connection.execute(
+            """
+            UPDATE album SET id = $1, title = $2, artist = $3, genre = $4, year = $5, cover = $6, search_text = $7
+            WHERE id = $8
+            """,
+            [
+                album.id.uuidString, album.title, album.artist, album.genre, album.year,
+                album.coverURL?.absoluteString, SearchText.of(album), id.uuidString,
+            ])
+    }
+
+    /// Gives every album a fresh key, `gap` apart, keeping the order: one statement.
+    func spreadKeys(gap: Int64) throws {
+        try connection.execute(
+            """
+            UPDATE album SET sort_key = ranked.key
+            FROM (SELECT id, row_number() OVER (ORDER BY sort_key) * $1::bigint AS key FROM album) ranked
+            WHERE album.id = ranked.id
+            """,
+            [gap])
+    }
+
+    // MARK: - Rows
+
+    static func located(_ row: PostgreSQLRow) throws -> Located {
+        Located(
+            album: Album(
+                id: try id(row, at: 0),
+                title: try row.decode(String.self, at: 1) ?? "",
+                artist: try row.decode(String.self, at: 2) ?? "",
+                genre: try row.decode(String.self, at: 3) ?? "",
+                year: try row.decode(Int.self, at: 4),
+                coverURL: try row.decode(String.self, at: 5).flatMap { URL(string: $0) }),
+            sortKey: try sortKey(row, at: 6))
+    }
+
+    private static func id(_ row: PostgreSQLRow, at index: Int) throws -> UUID {
+        let text = try row.decode(String.self, at: index) ?? ""
+        guard let id = UUID(uuidString: text) else {
+            throw LibraryError(.storage, "the library holds an album with a malformed id \(text)")
+        }
+        return id
+    }
+
+    private static func sortKey(_ row: PostgreSQLRow, at index: Int) throws -> Int64 {
+        guard let key = try row.decode(Int64.self, at: index) else {
+            throw LibraryError(.storage, "the library holds an album without a sort key")
+        }
+        return key
+    }
+}
+#endif

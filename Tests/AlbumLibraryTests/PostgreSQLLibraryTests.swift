@@ -1,0 +1,299 @@
+#if PostgreSQL
+import AlbumLibrary
+import CommandKit
+import CommandStore
+import Foundation
+import PostgreSQLDatabase
+import Synchronization
+import PostgreSQLTestSupport
+import TestSupport
+import Testing
+
+/// The album library on a PostgreSQL server (`COMMANDKIT_POSTGRES_URL`, a schema per test): two
+/// authors' clients change, undo mine and time-travel one library, and a seeded run of every
+/// change a session offers gives the same albums and the same answers on PostgreSQL as on SQLite.
+@Suite(.enabled(if: PostgreSQLTestServer.isEnabled)) struct PostgreSQLLibraryTests {
+    /// A new library in a schema of its own, and two clients of it, "ada" and "grace".
+    private func withAuthors(
+        _ body: (_ ada: LibrarySession, _ grace: LibrarySession, _ database: PostgreSQLTestServer.Database) throws ->
+            Void
+    ) throws {
+        let database = try PostgreSQLTestServer.Database()
+        defer { database.drop() }
+        #expect(try LibrarySession.create(postgreSQL: database.url) == 0)
+        let ada = try LibrarySession.open(postgreSQL: database.url, author: "ada")
+        let grace = try LibrarySession.open(postgreSQL: database.url, author: "grace")
+        try body(ada, grace, database)
+    }
+
+    private func titles(_ session: LibrarySession) throws -> [String] { try session.library.albums().map(\.title) }
+
+    @Test func twoAuthorsChangeUndoMineAndTimeTravelOneLibrary() throws {
+        try withAuthors { ada, grace, _ in
+            for title in ["Blue Train", "Giant Steps", "Kind of Blue"] {
+                try ada.add(Album(title: title, artist: "Various"))
+            }
+            // Grace names an album by its title, case aside, as committed when her edit runs.
+            let edit = try grace.edit(.title("giant steps"), changes: AlbumChanges(year: 1960))
+            #expect(edit.position == 2 && edit.album.title == "Giant Steps")
+            try ada.delete(.title("Blue Train"))
+            try grace.move(.title("Kind of Blue"), to: 1)
+            #expect(try titles(ada) == ["Kind of Blue", "Giant Steps"])
+            #expect(try ada.refresh() && ada.history.count == 6)
+
+            // Ada takes back her delete only: grace's move stays, and Blue Train is back.
+            let undone = try ada.undoMine(author: "ada")
+            #expect(undone.text == "Undo Delete “Blue Train” (step 5)", "\(undone)")
+            #expect(try Set(titles(grace)) == ["Blue Train", "Giant Steps", "Kind of Blue"])
+            #expect(try titles(grace).filter { $0 != "Blue Train" } == ["Kind of Blue", "Giant Steps"])
+            // Grace's move is no longer the last step (ada's undo is): undone as a revert of it alone.
+            #expect(try grace.undoMine(author: "grace").text == "Undo Move “Kind of Blue” (step 6)")
+            #expect(try titles(ada).filter { $0 != "Blue Train" } == ["Giant Steps", "Kind of Blue"])
+
+            // Time travel: back to the state after the first add, then to the newest step again.
+            let tree = try grace.historyTree()
+            let first = try #require(tree.nodes.first { $0.parent == .root })
+            let newest = tree.current
+            try grace.jump(to: .step(first.id))
+            #expect(try titles(ada) == ["Blue Train"])
+            let records = try ada.historySteps().records
+            #expect(Set(records.compactMap(\.author)) == ["ada", "grace"])
+            try ada.jump(to: .step(newest))
+            #expect(try titles(grace).count == 3)
+            // A stale jump (the caller showed another current step) changes nothing.
+            let stale = #expect(throws: LibraryError.self) {
+                try grace.jump(to: .step(first.id), expecting: first.id)
+            }
+            #expect(stale?.code == .historyChanged)
+            #expect(try titles(grace).count == 3)
+        }
+    }
+
+    @Test func featuresThatNeedALibraryFileAreRefusedInOneLine() throws {
+        try withAuthors { ada, _, _ in
+            try ada.add(Album(title: "Blue Train", artist: "John Coltrane"))
+            let refusals: [() throws -> Void] = [
+                { _ = try ada.importAlbums([Album(title: "Imported", artist: "A")]) },
+                { _ = try ada.library.coverSummary(of: UUID()) },
+                { _ = try ada.statistics() },
+                { _ = try ada.repairHistory() },
+            ]
+            for refuse in refusals {
+                let error = #expect(throws: LibraryError.self) { try refuse() }
+                #expect(error?.code == .unsupported && error?.message.contains("\n") == false)
+            }
+            // Nothing was written by the refusals.
+            #expect(try titles(ada) == ["Blue Train"] && ada.history.count == 1)
+        }
+    }
+
+    @Test func aDatabaseWithoutALibraryOrWithANewerOneIsRefused() throws {
+        let database = try PostgreSQLTestServer.Database()
+        defer { database.drop() }
+        let missing = #expect(throws: LibraryError.self) { try LibrarySession.open(postgreSQL: database.url) }
+        #expect(missing?.code == .notALibrary && missing?.message.contains("albums init") == true)
+        #expect(try LibrarySession.create(postgreSQL: database.url) == 0)
+        #expect(try LibrarySession.create(postgreSQL: database.url) == 1)
+        try database.connect().execute("UPDATE commandkit_schema SET version = 99 WHERE identifier = 'albums'")
+        let newer = #expect(throws: LibraryError.self) { try LibrarySession.open(postgreSQL: database.url) }
+        #expect(newer?.code == .newerLibrary)
+        let refused = #expect(throws: LibraryError.self) { try LibrarySession.create(postgreSQL: database.url) }
+        #expect(refused?.code == .newerLibrary)
+    }
+
+    /// Four clients at once, each adding albums and deleting them by title: every change is
+    /// decided in its transaction, so none is lost, doubled, or applied to another client's album.
+    @Test func concurrentClientsLoseNothing() throws {
+        try withAuthors { ada, _, database throws in
+            let clients = 4
+            let rounds = 8
+            let failures = LockedFailures()
+            DispatchQueue.concurrentPerform(iterations: clients) { client in
+                do {
+                    let session = try LibrarySession.open(postgreSQL: database.url, author: "client \(client)")
+                    for round in 0..<rounds {
+                        try session.add(Album(title: "c\(client) r\(round)", artist: "A"))
+                        try session.add(Album(title: "c\(client) gone \(round)", artist: "A"), at: 1)
+                        let deleted = try session.delete(.title("c\(client) gone \(round)"))
+                        if deleted.album.title != "c\(client) gone \(round)" {
+                            failures.append("client \(client) deleted \(deleted.album.title)")
+                        }
+                    }
+                } catch {
+                    failures.append("client \(client): \(error)")
+                }
+            }
+            #expect(failures.all.isEmpty, "\(failures.all)")
+            let expected = (0..<clients).flatMap { client in (0..<rounds).map { "c\(client) r\($0)" } }
+            #expect(try titles(ada).sorted() == expected.sorted())
+            #expect(try ada.historySteps().records.count == clients * rounds * 3)
+        }
+    }
+
+    /// The same seeded run of changes, undos, undo mine and jumps, by two authors, on a library
+    /// file and on a server: after every step both hold the same albums and answered the same.
+    @Test(arguments: [UInt64(0x5EED_2026_1205), 0xA1B0_0028])
+    func postgreSQLAnswersAsSQLiteDoes(seed: UInt64) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("albums-twin-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("library.sqlite").path
+        try withAuthors { ada, grace, _ in
+            let fileAda = try LibrarySession.open(path: path)
+            fileAda.history.author = "ada"
+            let fileGrace = try LibrarySession.open(path: path)
+            fileGrace.history.author = "grace"
+            var random = SplitMix64(seed: seed)
+            var kinds: [String: Int] = [:]
+            for step in 0..<160 {
+                let operation = TwinOperation.random(&random)
+                let author = random.next() % 2 == 0 ? "ada" : "grace"
+                let onFile = operation.run(on: author == "ada" ? fileAda : fileGrace, author: author)
+                let onServer = operation.run(on: author == "ada" ? ada : grace, author: author)
+                kinds[operation.kind, default: 0] += onServer.hasPrefix("ok") ? 1 : 0
+                try #require(
+                    onFile == onServer, "seed \(seed), step \(step), \(author) \(operation): \(onFile) ≠ \(onServer)")
+                try #require(
+                    try fileAda.library.albums() == ada.library.albums(),
+                    "seed \(seed), step \(step), \(author) \(operation): the libraries differ")
+            }
+            #expect(try fileGrace.historySteps().records.map(\.text) == grace.historySteps().records.map(\.text))
+            // Every kind of change ran at least once, so the comparison covered it.
+            let missing = TwinOperation.kinds.filter { (kinds[$0] ?? 0) == 0 }
+            #expect(missing.isEmpty, "seed \(seed): never applied: \(missing)")
+        }
+    }
+}
+
+/// Failures collected from concurrent clients.
+private final class LockedFailures: Sendable {
+    private let storage = Mutex<[String]>([])
+    func append(_ failure: String) { storage.withLock { $0.append(failure) } }
+    var all: [String] { storage.withLock { $0 } }
+}
+
+/// One change of the twin run, made the same way on either library.
+private enum TwinOperation: CustomStringConvertible {
+    case add(Album, after: AlbumReference?)
+    case delete(AlbumReference)
+    case edit(AlbumReference, AlbumChanges)
+    case move(AlbumReference, by: Int)
+    case moveTo(AlbumReference, Int)
+    case undo(Int)
+    case redo(Int)
+    case undoMine
+    case redoMine
+    case jump(back: Int)
+
+    static let kinds = ["add", "delete", "edit", "move", "undo", "redo", "undoMine", "redoMine", "jump"]
+
+    var kind: String {
+        switch self {
+        case .add: "add"
+        case .delete: "delete"
+        case .edit: "edit"
+        case .move, .moveTo: "move"
+        case .undo: "undo"
+        case .redo: "redo"
+        case .undoMine: "undoMine"
+        case .redoMine: "redoMine"
+        case .jump: "jump"
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .add(let album, let after): "add \(album.title) after \(String(describing: after))"
+        case .delete(let reference): "delete \(reference)"
+        case .edit(let reference, let changes): "edit \(reference) \(changes)"
+        case .move(let reference, let offset): "move \(reference) by \(offset)"
+        case .moveTo(let reference, let target): "move \(reference) to \(target)"
+        case .undo(let count): "undo \(count)"
+        case .redo(let count): "redo \(count)"
+        case .undoMine: "undo mine"
+        case .redoMine: "redo mine"
+        case .jump(let back): "jump \(back) nodes back"
+        }
+    }
+
+    /// Titles that collide on purpose: exact twins, and twins with case and accents aside.
+    private static let titles = ["Blue Train", "blue train", "Björk", "Bjork", "Giant Steps", "Kind of Blue"]
+
+    static func random(_ random: inout SplitMix64) -> TwinOperation {
+        func pick(_ count: Int) -> Int { Int(random.next() % UInt64(count)) }
+        func reference() -> AlbumReference {
+            pick(3) == 0 ? .title(titles[pick(titles.count)]) : .position(pick(8) + 1)
+        }
+        switch pick(14) {
+        case 0, 1, 2:
+            let album = Album(
+                id: UUID(uuid: uuid(random.next(), random.next())), title: titles[pick(titles.count)],
+                artist: "Artist \(pick(3))", year: pick(2) == 0 ? nil : 1950 + pick(60))
+            return .add(album, after: pick(3) == 0 ? reference() : nil)
+        case 3: return .delete(reference())
+        case 4, 5:
+            let changes: AlbumChanges =
+                switch pick(4) {
+                case 0: AlbumChanges(title: titles[pick(titles.count)])
+                case 1: AlbumChanges(artist: "Artist \(pick(3))")
+                case 2: AlbumChanges(genre: ["Jazz", "Pop"][pick(2)])
+                default: AlbumChanges(year: 1950 + pick(60))
+                }
+            return .edit(reference(), changes)
+        case 6: return .move(reference(), by: pick(5) - 2)
+        case 7: return .moveTo(reference(), pick(6) + 1)
+        case 8: return .undo(pick(2) + 1)
+        case 9: return .redo(pick(2) + 1)
+        case 10: return .undoMine
+        case 11: return .redoMine
+        case 12: return .jump(back: pick(4) + 1)
+        default:
+            return .add(
+                Album(id: UUID(uuid: uuid(random.next(), random.next())), title: "Solo", artist: "A"), after: nil)
+        }
+    }
+
+    private static func uuid(_ high: UInt64, _ low: UInt64) -> uuid_t {
+        let h = withUnsafeBytes(of: high.bigEndian) { Array($0) }
+        let l = withUnsafeBytes(of: low.bigEndian) { Array($0) }
+        return (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7])
+    }
+
+    /// Runs the change; returns what it answered: "ok" and what it reported, or the refusal's code and message.
+    func run(on session: LibrarySession, author: String) -> String {
+        do {
+            switch self {
+            case .add(let album, let after):
+                return "ok \(try session.add(album, after: after).position)"
+            case .delete(let reference):
+                let change = try session.delete(reference)
+                return "ok \(change.position) \(change.album.title)"
+            case .edit(let reference, let changes):
+                let change = try session.edit(reference, changes: changes)
+                return "ok \(change.position) \(change.command.changes)"
+            case .move(let reference, let offset):
+                return "ok \(try session.move(reference, by: offset).command.to)"
+            case .moveTo(let reference, let target):
+                return "ok \(try session.move(reference, to: target).position)"
+            case .undo(let count):
+                return "ok " + (try session.undo(count: count).map(\.text).joined(separator: ", "))
+            case .redo(let count):
+                return "ok " + (try session.redo(count: count).map(\.text).joined(separator: ", "))
+            case .undoMine:
+                return "ok \(try session.undoMine(author: author).text)"
+            case .redoMine:
+                return "ok \(try session.redoMine(author: author).text)"
+            case .jump(let back):
+                // Nodes are numbered in the order they were made, on both: the same number is the same state.
+                let tree = try session.historyTree()
+                let target = max(0, tree.current.rawValue - back)
+                return "ok \(try session.jump(to: .step(HistoryNode.ID(target))).node)"
+            }
+        } catch let error as LibraryError {
+            return "\(error.code): \(error.message)"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+}
+#endif
