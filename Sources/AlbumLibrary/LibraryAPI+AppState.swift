@@ -10,6 +10,14 @@ extension LibraryAPI {
     ///
     /// - Returns: The id, or `nil` when none was set or that album is gone.
     public func currentAlbumID() throws -> UUID? {
+        #if PostgreSQL
+        if let server {
+            guard let id = try server.state("current").flatMap(UUID.init(uuidString:)), try contains(id) else {
+                return nil
+            }
+            return id
+        }
+        #endif
         guard let row = try database.fetchOne("SELECT value FROM app_state WHERE key = 'current'"),
             let text = try row.decode(String?.self, at: 0), let id = UUID(uuidString: text),
             try contains(id)
@@ -22,6 +30,9 @@ extension LibraryAPI {
     /// - Parameter id: The album's id, or `nil` to forget.
     /// - Throws: `DatabaseError`.
     public func setCurrentAlbumID(_ id: UUID?) throws {
+        #if PostgreSQL
+        if let server { return try server.setState("current", to: id?.uuidString) }
+        #endif
         try database.execute(
             "INSERT INTO app_state (key, value) VALUES ('current', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
             [id?.uuidString]
@@ -40,6 +51,9 @@ extension LibraryAPI {
     /// - Throws: `DatabaseError`.
     @discardableResult
     public func seedDefaultsIfNeeded(with albums: [Album] = Album.defaults()) throws -> Bool {
+        #if PostgreSQL
+        if let server { return try server.seedIfNeeded(with: albums, gap: Self.keyGap) }
+        #endif
         var seeded = false
         // Seeded already (every open but the first): no write transaction, so opening a library
         // never waits for another process's write lock.

@@ -41,6 +41,9 @@ extension LibraryAPI {
     /// - Complexity: One statement when no album has a stored cover, else one index look-up per id.
     public func coverSummaries(of ids: [UUID]) throws -> [UUID: CoverSummary] {
         var found: [UUID: CoverSummary] = [:]
+        #if PostgreSQL
+        if server != nil { return found }
+        #endif
         guard !ids.isEmpty, try database.fetchOne("SELECT 1 FROM album_cover LIMIT 1") != nil else { return found }
         let statement = try database.cachedStatement(
             """
@@ -90,11 +93,7 @@ extension LibraryAPI {
 
     /// Whether the album with `id` shows a cover now.
     func hasCover(_ id: UUID) throws -> Bool {
-        #if PostgreSQL
-        // A library on a server stores no images (cover set is refused there).
-        if server != nil { return false }
-        #endif
-        return try shownImage(of: id) != nil
+        try shownImage(of: id) != nil
     }
 
     /// Whether any album shows a stored cover.
@@ -129,7 +128,11 @@ extension LibraryAPI {
     }
 
     private func shownImage(of id: UUID) throws -> Int64? {
-        try database.fetchOne("SELECT image FROM album_cover WHERE album_id = ?", [id.uuidString])?
+        #if PostgreSQL
+        // A library on a server stores no images (cover set is refused there).
+        if server != nil { return nil }
+        #endif
+        return try database.fetchOne("SELECT image FROM album_cover WHERE album_id = ?", [id.uuidString])?
             .decode(Int64.self, at: 0)
     }
 

@@ -22,6 +22,18 @@ extension LibraryAPI {
     /// - Throws: `DatabaseError` if the library cannot be read, or what `body` throws.
     /// - Complexity: O(*n*) time; memory O(`batchSize`).
     public func forEachAlbum(batchSize: Int = 1_000, _ body: ([Album]) throws -> Void) throws {
+        #if PostgreSQL
+        if let server {
+            // Pages by key, in the caller's snapshot (``inOneSnapshot(_:)``) when it took one.
+            var last: Int64?
+            while true {
+                let page = try server.albums(after: last, limit: batchSize)
+                guard let end = page.last else { return }
+                try body(page.map(\.album))
+                last = end.sortKey
+            }
+        }
+        #endif
         var batch: [Album] = []
         batch.reserveCapacity(batchSize)
         // A statement of its own: `body` may read the library through the cached ones.
@@ -51,6 +63,20 @@ extension LibraryAPI {
             _ genre: UnsafeBufferPointer<UInt8>, _ hasYear: Bool
         ) throws -> Void
     ) throws {
+        #if PostgreSQL
+        if server != nil {
+            return try forEachAlbum { albums in
+                for album in albums {
+                    var (title, artist, genre) = (album.title, album.artist, album.genre)
+                    try title.withUTF8 { title in
+                        try artist.withUTF8 { artist in
+                            try genre.withUTF8 { genre in try body(title, artist, genre, album.year != nil) }
+                        }
+                    }
+                }
+            }
+        }
+        #endif
         let statement = try database.prepare("SELECT title, artist, genre, year IS NOT NULL FROM album")
         try statement.readEachRow { columns in
             let hasYear = try columns.integer(at: 3) != 0
@@ -253,6 +279,9 @@ extension LibraryAPI {
     /// - Parameter body: The reads.
     /// - Throws: `DatabaseError` if the transaction cannot begin, or what `body` throws.
     public func inOneSnapshot(_ body: () throws -> Void) throws {
+        #if PostgreSQL
+        if let server { return try server.inOneSnapshot(body) }
+        #endif
         try database.inTransaction(.deferred) {
             try body()
             return .commit

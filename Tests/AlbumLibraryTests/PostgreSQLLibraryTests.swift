@@ -74,7 +74,8 @@ import Testing
             try ada.add(Album(title: "Blue Train", artist: "John Coltrane"))
             let refusals: [() throws -> Void] = [
                 { _ = try ada.importAlbums([Album(title: "Imported", artist: "A")]) },
-                { _ = try ada.library.coverSummary(of: UUID()) },
+                { _ = try ada.deleteAlbums(.matching(try AlbumQuery(parsing: "blue"))) },
+                { _ = try ada.library.albums(matching: "blue", order: .title) },
                 { _ = try ada.statistics() },
                 { _ = try ada.repairHistory() },
             ]
@@ -84,6 +85,33 @@ import Testing
             }
             // Nothing was written by the refusals.
             #expect(try titles(ada) == ["Blue Train"] && ada.history.count == 1)
+        }
+    }
+
+    /// What `albums list`, `export` and the terminal UI read: pages in one snapshot, the
+    /// defaults seeded once, the current album.
+    @Test func readsAndTheApplicationsStateWorkOnAServer() throws {
+        try withAuthors { ada, grace, _ in
+            #expect(try ada.library.seedDefaultsIfNeeded())
+            #expect(try grace.library.seedDefaultsIfNeeded() == false)
+            let defaults = try titles(grace)
+            #expect(defaults.count == 5 && defaults.first == "Best of Bowie")
+            var paged: [String] = []
+            try ada.library.inOneSnapshot {
+                try ada.library.forEachAlbum(batchSize: 2) { paged += $0.map(\.title) }
+            }
+            #expect(paged == defaults)
+            var measured = 0
+            try ada.library.forEachAlbumText { title, _, _, hasYear in
+                measured += hasYear && !title.isEmpty ? 1 : 0
+            }
+            #expect(measured == 5)
+            let second = try ada.library.album(at: 2)
+            try ada.library.setCurrentAlbumID(second.id)
+            #expect(try grace.library.currentAlbumID() == second.id)
+            try grace.delete(.position(2))
+            #expect(try ada.library.currentAlbumID() == nil)
+            #expect(try ada.library.coverSummaries(of: [second.id]).isEmpty)
         }
     }
 

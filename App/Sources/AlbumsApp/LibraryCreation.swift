@@ -36,14 +36,14 @@ enum LibraryCreation {
         var status = stat()
         if lstat(path, &status) == 0 {
             if let session = try? LibrarySession.open(path: path) {
-                session.database.close()
+                session.close()
                 throw LibraryError(
                     .storage, "a library is already at \(path): init creates one only where there is none")
             }
             throw LibraryError(.storage, "\(path) exists and is not an albums library: init creates nothing there")
         }
         let session = try LibrarySession.open(path: path)
-        defer { session.database.close() }
+        defer { session.close() }
         let albums = empty ? [] : Album.defaults()
         guard try session.library.seedDefaultsIfNeeded(with: albums) else {
             throw LibraryError(

@@ -138,7 +138,7 @@ enum AlbumsBenchmark {
         do {
             let session = try LibrarySession.open(path: bigPath)
             try session.library.setCurrentAlbumID(try session.library.album(at: bigCount / 2).id)
-            session.database.close()
+            session.close()
         }
         let smallPath = folder.appendingPathComponent("tui-small.sqlite").path
         _ = try timeProcess(binary, ["--db", smallPath, "list"])
@@ -160,7 +160,7 @@ enum AlbumsBenchmark {
         }
         // The UI's changes went through the history and were all undone.
         let session = try LibrarySession.open(path: bigPath)
-        defer { session.database.close() }
+        defer { session.close() }
         guard try session.library.count() == bigCount, session.undoText?.hasPrefix("Import") == true else {
             throw BenchmarkError("check failed: delete + undo in the UI did not leave the library as it was")
         }

@@ -61,7 +61,7 @@ enum BulkBenchmark {
                 })
             before = try session.library.albums()
             try session.checkpoint()
-            session.database.close()
+            session.close()
         }
         try FileManager.default.copyItem(atPath: libraryPath, toPath: sqlitePath)
         // The first albums open of a file built elsewhere checks it in full: not part of the figures.
@@ -126,7 +126,7 @@ enum BulkBenchmark {
             times["sqlite_edit_undo", default: []].append(try runSQLite(sqlite, sqlitePath, sqliteEditUndo))
         }
         let session = try LibrarySession.open(path: libraryPath)
-        defer { session.database.close() }
+        defer { session.close() }
         guard try session.library.albums() == before, session.redoText == "Edit \(deleted) albums" else {
             throw BenchmarkError("check failed: delete, edit and their undos did not leave the library as it was")
         }

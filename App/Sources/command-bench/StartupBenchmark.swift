@@ -61,7 +61,7 @@ enum StartupBenchmark {
             try session.importAlbums(
                 (0..<extra).map { Album(title: "Album \($0)", artist: "Artist \($0 % 97)", genre: "Rock", year: 2000) })
         }
-        session.database.close()
+        session.close()
         // A copy of the same file, checkpointed, for sqlite3 to change.
         _ = try time(sqlite, [library, "PRAGMA wal_checkpoint(TRUNCATE);"])
         try FileManager.default.copyItem(atPath: library, toPath: copy)

@@ -34,6 +34,8 @@ struct PostgreSQLAlbums {
                     "CREATE INDEX album_by_title ON album (title)",
                     // The folded title starts the search text: a prefix look-up (`^@`) uses it.
                     "CREATE INDEX album_by_search_text ON album (search_text text_pattern_ops)",
+                    // The application's own state, outside the history (LibraryAPI+AppState).
+                    "CREATE TABLE app_state (key text PRIMARY KEY, value text)",
                 ])
         ])
 
@@ -110,6 +112,49 @@ struct PostgreSQLAlbums {
         try connection.query(
             "SELECT sort_key FROM album ORDER BY sort_key LIMIT 2 OFFSET $1", [max(0, position - 2)]
         ).map { try Self.sortKey($0, at: 0) }
+    }
+
+    /// Up to `limit` albums after the key `sortKey` (from the first when `nil`), in library order:
+    /// a page of a read in bounded memory.
+    func albums(after sortKey: Int64?, limit: Int) throws -> [Located] {
+        try connection.query(
+            "SELECT \(Self.columns) FROM album WHERE $1::bigint IS NULL OR sort_key > $1 ORDER BY sort_key LIMIT $2",
+            [sortKey, limit]
+        ).map(Self.located)
+    }
+
+    /// Runs `body` in one snapshot of the library (a read-only transaction).
+    func inOneSnapshot(_ body: () throws -> Void) throws {
+        try connection.inTransaction(.repeatableRead) { try body() }
+    }
+
+    // MARK: - The application's state
+
+    func state(_ key: String) throws -> String? {
+        try connection.query("SELECT value FROM app_state WHERE key = $1", [key]).first?.decode(String.self, at: 0)
+    }
+
+    func setState(_ key: String, to value: String?) throws {
+        try connection.execute(
+            "INSERT INTO app_state (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [key, value])
+    }
+
+    /// Adds `albums` at the end, `gap` apart, unless the library was seeded once: the mark and the
+    /// albums in one transaction, so of two clients seeding at once one does.
+    func seedIfNeeded(with albums: [Album], gap: Int64) throws -> Bool {
+        if try state("seeded") != nil { return false }
+        return try connection.inTransaction(.readCommitted) {
+            let marked = try connection.execute(
+                "INSERT INTO app_state (key, value) VALUES ('seeded', '1') ON CONFLICT (key) DO NOTHING")
+            guard marked == 1 else { return false }
+            var key = try connection.query("SELECT max(sort_key) FROM album").first?.decode(Int64.self, at: 0) ?? 0
+            for album in albums {
+                key += gap
+                try insert(album, sortKey: key)
+            }
+            return true
+        }
     }
 
     // MARK: - Writing
