@@ -34,6 +34,9 @@ where Command == DurableCommand<LibraryAPI>, Record == HistoryRecord {
     func committedIndex() throws -> Int
     /// Rereads the history when another client committed since the last call.
     func refresh() throws -> Bool
+    /// Rereads the history if another client committed since the last look, as cheaply as the
+    /// storage allows: what a view calls while idle, many times a second.
+    func followOtherClients() throws -> Bool
     /// The node of the step at a position.
     func node(at position: Int) throws -> HistoryNode.ID
     /// Every node of the tree and the current one, in one snapshot.
@@ -47,4 +50,9 @@ where Command == DurableCommand<LibraryAPI>, Record == HistoryRecord {
     func addChangeHandler(_ handler: @escaping (UndoChange) -> Void) -> UndoChangeHandlerToken
 }
 
-extension DurableHistory: LibraryHistory where Receiver == LibraryAPI {}
+extension DurableHistory: LibraryHistory where Receiver == LibraryAPI {
+    /// One `PRAGMA data_version` when nothing changed: ``refresh()``.
+    public func followOtherClients() throws -> Bool {
+        try refresh()
+    }
+}

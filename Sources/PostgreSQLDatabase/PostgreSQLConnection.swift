@@ -57,6 +57,9 @@ public final class PostgreSQLConnection {
             PQfinish(handle)
             throw PostgreSQLError(.connectionRefused, "cannot connect to \(displayName): \(message)")
         }
+        // libpq prints the server's notices ("… already exists, skipping") on standard error; a
+        // library must not write to its program's terminal. Errors are thrown, never printed.
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
         self.handle = handle
     }
 

@@ -93,17 +93,17 @@ public enum AlbumsApp: Sendable {
             console.write(text.hasSuffix("\n") ? text : text + "\n")
             return (0, false)
         }
-        let path: String
+        let location: LibraryLocation
         do {
-            path = try LibraryFile.defaultPath(explicitPath: request.options.databasePath, environment: environment)
+            location = try LibraryLocation.resolve(explicit: request.options.databasePath, environment: environment)
         } catch {
             console.writeErrorLine("albums: \(describe(error))")
             return (failureExitCode, false)
         }
         if case .initLibrary(let target, let empty) = request.action {
             do {
-                let created = try target.map { try LibraryFile.defaultPath(explicitPath: $0, environment: environment) }
-                console.write(try LibraryCreation.create(at: created ?? path, empty: empty, json: request.options.json))
+                let created = try target.map { try LibraryLocation.resolve(explicit: $0, environment: environment) }
+                console.write(try LibraryCreation.create(at: created ?? location, empty: empty, json: request.options.json))
                 return (0, true)
             } catch {
                 console.writeErrorLine("albums: \(describe(error))")
@@ -111,7 +111,7 @@ public enum AlbumsApp: Sendable {
             }
         }
         let named = !(request.options.databasePath ?? "").isEmpty || !(environment["ALBUMS_DB"] ?? "").isEmpty
-        if let refusal = LibraryCreation.refusal(at: path, for: request.action, named: named) {
+        if case .file(let path) = location, let refusal = LibraryCreation.refusal(at: path, for: request.action, named: named) {
             console.writeErrorLine("albums: \(refusal)")
             return (failureExitCode, false)
         }
@@ -126,13 +126,19 @@ public enum AlbumsApp: Sendable {
             return (UsageError.exitCode, false)
         }
         // A mistyped --db would otherwise make a new library without a word.
-        let isNew = access(path, F_OK) != 0
+        let isNew: Bool
+        switch location {
+        case .file(let path): isNew = access(path, F_OK) != 0
+        #if PostgreSQL
+        case .server: isNew = false  // albums init creates it
+        #endif
+        }
         let interactive = request.action == .interactive && console.outputIsTerminal && console.inputIsTerminal
         let state: AlbumsLaunch.State
         let report: LaunchReport
         do {
             (state, report) = try await AlbumsLaunch.run(
-                path: path,
+                location: location,
                 interactive: interactive,
                 options: LaunchOptions(arguments: arguments, environment: environment)
             )
@@ -155,7 +161,7 @@ public enum AlbumsApp: Sendable {
         }
         session.history.author = author
         if isNew && state.seededDefaults {
-            console.writeError("albums: created a new library at \(DisplayText.sanitized(path))\n")
+            console.writeError("albums: created a new library at \(DisplayText.sanitized(session.path))\n")
         }
         // The run goes on (SQLite kept what the log held before the damage), but the loss is said.
         let lostLogNotice = session.lostLogCommitsNotice

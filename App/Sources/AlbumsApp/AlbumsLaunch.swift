@@ -31,21 +31,23 @@ enum AlbumsLaunch {
     /// Runs the launch and returns the open session, with the report for `--launch-report`.
     ///
     /// - Parameters:
-    ///   - path: The library file.
+    ///   - location: The library file, or the server.
     ///   - interactive: Whether the terminal UI follows (it installs the signal handlers).
     ///   - options: The launch options (arguments and environment).
     /// - Returns: The session, the current album and the report.
     /// - Throws: ``Failure`` with what the first failing command threw (a ``LibraryError`` for a
     ///   bad file) and the report.
     static func run(
-        path: String, interactive: Bool, options: LaunchOptions
+        location: LibraryLocation, interactive: Bool, options: LaunchOptions
     ) async throws(Failure) -> (State, LaunchReport) {
         let state = State()
         var commands: [any AppCommand] = [
             LaunchCommand.onMainActor("open-library") { _ in
-                let session = try LibrarySession.open(path: path)
-                TestCommitGate.installIfRequested(
-                    on: session.database, environment: ProcessInfo.processInfo.environment)
+                let session = try location.open()
+                if case .file = location {
+                    TestCommitGate.installIfRequested(
+                        on: try session.database, environment: ProcessInfo.processInfo.environment)
+                }
                 state.session = session
             },
             LaunchCommand.onMainActor("seed-defaults", dependsOn: ["open-library"]) { _ in

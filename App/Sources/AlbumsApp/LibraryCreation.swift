@@ -25,14 +25,39 @@ enum LibraryCreation {
         return "no library at \(shown); `albums init \(shown)` creates one"
     }
 
-    /// Creates the library at `path`: its tables, and the five default albums unless `empty`.
+    /// Creates the library at `location`: its tables, and the five default albums unless `empty`.
     ///
-    /// Refused when anything is at `path` already (a library, another file), and when another
-    /// process created the library meanwhile: whether this run created it is decided in the
-    /// transaction that seeds it.
+    /// Refused when anything is there already (a library, another file, or on a server a library
+    /// already made), and when another process created the library meanwhile: whether this run
+    /// created it is decided in the transaction that seeds it.
     ///
     /// - Returns: The line (or JSON object) to print.
-    static func create(at path: String, empty: Bool, json: Bool) throws -> String {
+    static func create(at location: LibraryLocation, empty: Bool, json: Bool) throws -> String {
+        switch location {
+        case .file(let path): return try create(at: path, empty: empty, json: json)
+        #if PostgreSQL
+        case .server(let url): return try create(onServer: url, empty: empty, json: json)
+        #endif
+        }
+    }
+
+    #if PostgreSQL
+    /// `albums init postgresql://…`: the tables (migrated like a file's), then the albums, once.
+    private static func create(onServer url: String, empty: Bool, json: Bool) throws -> String {
+        let before = try LibrarySession.create(postgreSQL: url)
+        let session = try LibrarySession.open(postgreSQL: url)
+        let albums = empty ? [] : Album.defaults()
+        guard try session.library.seedDefaultsIfNeeded(with: albums) else {
+            throw LibraryError(
+                .storage,
+                "a library is already at \(session.path)\(before > 0 ? "" : " (another client created it)"): "
+                    + "init creates one only where there is none")
+        }
+        return created(at: session.path, count: albums.count, empty: empty, json: json)
+    }
+    #endif
+
+    private static func create(at path: String, empty: Bool, json: Bool) throws -> String {
         var status = stat()
         if lstat(path, &status) == 0 {
             if let session = try? LibrarySession.open(path: path) {
@@ -51,15 +76,20 @@ enum LibraryCreation {
                 "a library is already at \(path) (another process created it): init creates one only where there is none"
             )
         }
+        return created(at: path, count: albums.count, empty: empty, json: json)
+    }
+
+    /// What `init` prints: where (a path, or a server without the password), and how many albums.
+    private static func created(at place: String, count: Int, empty: Bool, json: Bool) -> String {
         if json {
             struct Created: Encodable {
                 var command = "init"
                 var path: String
                 var count: Int
             }
-            return AlbumFormatter.json(Created(path: path, count: albums.count))
+            return AlbumFormatter.json(Created(path: place, count: count))
         }
-        let contents = empty ? "no albums" : "\(albums.count) albums"
-        return "Created a library at \(DisplayText.sanitized(path)) with \(contents)\n"
+        let contents = empty ? "no albums" : "\(count) albums"
+        return "Created a library at \(DisplayText.sanitized(place)) with \(contents)\n"
     }
 }

@@ -45,7 +45,7 @@ extension LibrarySession {
         guard version > 0 else {
             throw LibraryError(
                 .notALibrary,
-                "\(connection.displayName) holds no albums library: create one with albums init \(connection.displayName)"
+                "\(connection.displayName) holds no albums library: `albums init` with this URL creates one"
             )
         }
         guard version <= PostgreSQLAlbums.schema.version else {
@@ -68,5 +68,11 @@ extension LibrarySession {
     }
 }
 
-extension PostgreSQLHistory: LibraryHistory where Receiver == LibraryAPI {}
+extension PostgreSQLHistory: LibraryHistory where Receiver == LibraryAPI {
+    /// Reads the notifications that arrived (no round trip when none did): another client's
+    /// commit, or a reconnect, costs one query. The first call starts listening.
+    public func followOtherClients() throws -> Bool {
+        try waitForChanges(upTo: .zero)
+    }
+}
 #endif
