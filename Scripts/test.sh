@@ -22,9 +22,10 @@ fi
 swift build --build-tests -Xswiftc -warnings-as-errors "${traits[@]}" "$@"
 swift test --skip-build --parallel "${traits[@]}" "$@"
 
-# The app, its black-box and reliability suites.
-swift build --package-path App --build-tests -Xswiftc -warnings-as-errors "$@"
-swift test --package-path App --skip-build --parallel "$@"
+# The app, its black-box and reliability suites, with its `PostgreSQL` trait: `albums --db
+# postgresql://…` and the history checker on the same server run too.
+swift build --package-path App --build-tests -Xswiftc -warnings-as-errors --traits PostgreSQL "$@"
+swift test --package-path App --skip-build --parallel --traits PostgreSQL "$@"
 
 # The README's commands must leave a clone as they found it (a build once rewrote a lock file).
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1 && [ -n "$(git status --porcelain -- '*Package.resolved')" ]; then

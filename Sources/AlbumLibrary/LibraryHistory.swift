@@ -51,7 +51,7 @@ where Command == DurableCommand<LibraryAPI>, Record == HistoryRecord {
 }
 
 extension DurableHistory: LibraryHistory where Receiver == LibraryAPI {
-    /// One `PRAGMA data_version` when nothing changed: ``refresh()``.
+    /// One `PRAGMA data_version` when nothing changed: `DurableHistory.refresh()`.
     public func followOtherClients() throws -> Bool {
         try refresh()
     }

@@ -29,7 +29,8 @@ public import PostgreSQLDatabase
 /// A view that must follow them live calls ``watchExternalChanges(every:)`` or
 /// ``waitForChanges(upTo:)``, which listen on the history's NOTIFY channel.
 ///
-/// This first version keeps a linear history: it does not keep branches (time travel).
+/// With `keepsBranches`, it keeps branches (time travel) as `DurableHistory` does: a push after
+/// an undo parks the redo steps, and ``jump(to:expecting:)`` reaches any state of the tree.
 ///
 /// A `PostgreSQLHistory` is not `Sendable`: it lives in the isolation domain of its connection.
 public final class PostgreSQLHistory<Receiver> {
@@ -170,11 +171,11 @@ public final class PostgreSQLHistory<Receiver> {
         _ = committedState()
         return storage.undoLimit
     }
-    /// The revision of the state last read: every committed change of the history raises it by one.
-    public var revision: Int {
-        _ = committedState()
-        return Int(storage.revision)
-    }
+    /// The revision of the state this client last read or wrote: every committed change of the
+    /// history raises it by one. Read right after a change, it is the revision that change took
+    /// (another client's later commit is not reread here, as `DurableHistory.revision` does not:
+    /// what a caller reports of its change is its own).
+    public var revision: Int { Int(storage.revision) }
 
     /// The record of the step the next undo reverts, or `nil`, as committed now: pass its
     /// `HistoryRecord/id` to ``undo(steps:expecting:)`` to undo this step only if it is still last.

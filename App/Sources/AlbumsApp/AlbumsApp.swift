@@ -103,7 +103,8 @@ public enum AlbumsApp: Sendable {
         if case .initLibrary(let target, let empty) = request.action {
             do {
                 let created = try target.map { try LibraryLocation.resolve(explicit: $0, environment: environment) }
-                console.write(try LibraryCreation.create(at: created ?? location, empty: empty, json: request.options.json))
+                console.write(
+                    try LibraryCreation.create(at: created ?? location, empty: empty, json: request.options.json))
                 return (0, true)
             } catch {
                 console.writeErrorLine("albums: \(describe(error))")
@@ -111,7 +112,9 @@ public enum AlbumsApp: Sendable {
             }
         }
         let named = !(request.options.databasePath ?? "").isEmpty || !(environment["ALBUMS_DB"] ?? "").isEmpty
-        if case .file(let path) = location, let refusal = LibraryCreation.refusal(at: path, for: request.action, named: named) {
+        if case .file(let path) = location,
+            let refusal = LibraryCreation.refusal(at: path, for: request.action, named: named)
+        {
             console.writeErrorLine("albums: \(refusal)")
             return (failureExitCode, false)
         }

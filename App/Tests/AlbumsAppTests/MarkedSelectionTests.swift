@@ -104,7 +104,7 @@ import Testing
         // Another connection, as another process would be, deletes one marked album.
         let other = try LibrarySession.open(path: folder.appendingPathComponent("library.sqlite").path)
         _ = try other.delete(.id(gone.id))
-        other.database.close()
+        other.close()
         window.followExternalChanges()
         #expect(window.state.marked.count == 2 && !window.state.marked.contains(gone.id))
         window.handle(.character("d"))

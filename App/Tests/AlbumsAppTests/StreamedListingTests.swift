@@ -50,7 +50,7 @@ import Testing
             expected[["--json", "list", "--search", query]] = AlbumFormatter.listJSON(
                 try library.albums(matching: query, order: .position), currentID: current)
         }
-        session.database.close()
+        session.close()
 
         for (arguments, output) in expected {
             let result = try await albums.run(["--db", albums.database] + arguments)

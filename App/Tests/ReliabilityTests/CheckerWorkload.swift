@@ -57,7 +57,17 @@ struct CheckerWorkload {
         return scripts
     }
 
+    /// Whether the library is on a PostgreSQL server: no operation that needs a library file is drawn.
+    var onServer = false
+
     private mutating func operation(process: Int, number: Int) -> CheckerOperation {
+        while true {
+            let drawn = draw(process: process, number: number)
+            if !onServer || !drawn.needsLibraryFile { return drawn }
+        }
+    }
+
+    private mutating func draw(process: Int, number: Int) -> CheckerOperation {
         if redoMineNext.remove(process) != nil { return .redoMine }
         // Stored covers: one of a few images (now and then the one the album has: refused), or a removal.
         // A removal names, most of the time, an album a cover was set on (else it is mostly refused).

@@ -76,6 +76,14 @@ struct HistoryChecker {
         checkRefusals(refused, ordered: ordered, states: states)
         if states.count == ordered.count + 1, let final = states.last {
             checkFinalState(final)
+            if report.findings.count == 1, report.findings[0].hasPrefix("the library's export differs") {
+                // Every step agreed, the end does not: the whole commit order, to find which step's effect differs.
+                let steps = ordered.enumerated().map { index, commit in
+                    "    commit \(commit.key): \(commit.run.label) printed \(commit.printed); model after it: "
+                        + states[index + 1].albums.map { String($0.title.prefix(12)) }.joined(separator: " | ")
+                }
+                report.findings[0] += "\n  in commit order:\n" + steps.joined(separator: "\n")
+            }
         }
     }
 

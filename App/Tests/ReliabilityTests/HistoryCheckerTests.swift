@@ -23,6 +23,8 @@ import Testing
         var albums: String
         var processes: Int
         var ordering: HistoryChecker.Ordering?
+        /// A PostgreSQL server to run the rounds on, instead of library files.
+        var serverURL: String?
 
         static func fromEnvironment() -> Configuration {
             let environment = ProcessInfo.processInfo.environment
@@ -61,6 +63,43 @@ import Testing
             "HistoryChecker: seed \(configuration.seed) (replay with HISTORY_CHECKER_SEED=\(configuration.seed)), "
                 + "\(configuration.processes) processes, \(Int(configuration.seconds)) s, ordered by \(ordering.rawValue), "
                 + configuration.albums)
+        await Self.checkRounds(
+            configuration, ordering: ordering, requiredRefusals: Self.requiredRefusals,
+            requiredSubcommands: Self.requiredSubcommands)
+    }
+
+    #if PostgreSQL
+    /// The same checker on a library on a PostgreSQL server (`COMMANDKIT_POSTGRES_URL`, a schema
+    /// per round): the commands such a library keeps (every change of one album, undo, redo, undo
+    /// mine and redo mine, jumps), from four processes at once, each round against the model.
+    @Test(.enabled(if: Self.serverURL != nil || ProcessInfo.processInfo.environment["CI"] == "true"))
+    func everyAcknowledgedChangeIsTheModelsOnPostgreSQL() async throws {
+        var configuration = Configuration.fromEnvironment()
+        guard let url = Self.serverURL else {
+            Issue.record("COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)")
+            return
+        }
+        configuration.serverURL = url
+        configuration.seconds =
+            ProcessInfo.processInfo.environment["HISTORY_CHECKER_SECONDS"].flatMap(Double.init) ?? 20
+        print(
+            "HistoryChecker on PostgreSQL: seed \(configuration.seed) (replay with HISTORY_CHECKER_SEED="
+                + "\(configuration.seed)), \(configuration.processes) processes, \(Int(configuration.seconds)) s")
+        await Self.checkRounds(
+            configuration, ordering: .revision,
+            requiredRefusals: Self.requiredRefusals.filter { $0 != .idInLibrary },
+            requiredSubcommands: ["add", "edit", "move", "delete", "undo", "redo"])
+    }
+
+    static var serverURL: String? { ProcessInfo.processInfo.environment["COMMANDKIT_POSTGRES_URL"] }
+    #endif
+
+    /// Rounds until the time is spent, enough operations ran and every kind was seen: each
+    /// round's record checked against the model, a failure recorded with its seed.
+    static func checkRounds(
+        _ configuration: Configuration, ordering: HistoryChecker.Ordering,
+        requiredRefusals: [LibraryModel.Refusal.Kind], requiredSubcommands: [String]
+    ) async {
         var operations = 0
         var total = HistoryChecker.Report()
         var subcommands: [String: Int] = [:]
@@ -68,8 +107,8 @@ import Testing
         var rounds: UInt64 = 0
         // Whether every kind of refusal has been met and every subcommand acknowledged.
         func coveredAll() -> Bool {
-            Self.requiredRefusals.allSatisfy { total.refusals[$0, default: 0] > 0 }
-                && Self.requiredSubcommands.allSatisfy { subcommands[$0, default: 0] > 0 }
+            requiredRefusals.allSatisfy { total.refusals[$0, default: 0] > 0 }
+                && requiredSubcommands.allSatisfy { subcommands[$0, default: 0] > 0 }
         }
         // Rounds until the time is spent, enough operations ran and every kind was seen (at least
         // one round), within a bound: time ends the run, it never fails it. A loaded machine runs
@@ -88,7 +127,8 @@ import Testing
             do {
                 record = try await CheckerRound(
                     albums: configuration.albums, seed: seed, processes: configuration.processes,
-                    operationsPerProcess: Self.operationsPerProcess, orderedByGate: ordering == .commitGate
+                    operationsPerProcess: Self.operationsPerProcess, orderedByGate: ordering == .commitGate,
+                    serverURL: configuration.serverURL
                 ).run()
             } catch {
                 // The library could not be set up or read back: a failure too, with its seed.
@@ -124,8 +164,8 @@ import Testing
                 + "\(total.refused) refused (\(refusals.joined(separator: ", "))), \(total.busy) busy")
         // A run long enough must have met every kind of refusal and acknowledged every subcommand.
         if operations >= 400 {
-            #expect(Self.requiredRefusals.allSatisfy { total.refusals[$0, default: 0] > 0 }, "\(refusals)")
-            #expect(Self.requiredSubcommands.allSatisfy { subcommands[$0, default: 0] > 0 }, "\(subcommands)")
+            #expect(requiredRefusals.allSatisfy { total.refusals[$0, default: 0] > 0 }, "\(refusals)")
+            #expect(requiredSubcommands.allSatisfy { subcommands[$0, default: 0] > 0 }, "\(subcommands)")
         }
     }
 

@@ -96,7 +96,7 @@ import Testing
                 try FileManager.default.copyItem(atPath: cli.database + suffix, toPath: copy + suffix)
             }
         }
-        session.database.close()
+        session.close()
         // One bit in the page data of the first frame after the first add's commit frame.
         let url = URL(fileURLWithPath: crashed + "-wal")
         var log = try Data(contentsOf: url)
