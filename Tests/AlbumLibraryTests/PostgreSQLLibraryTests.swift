@@ -115,6 +115,29 @@ import Testing
         }
     }
 
+    /// Forty albums inserted into the same gap use it up (keys halve each time): the keys are
+    /// spread out again, in one statement, keeping the order.
+    @Test func aUsedUpGapIsSpreadKeepingTheOrder() throws {
+        try withAuthors { ada, grace, _ in
+            try ada.add(Album(title: "first", artist: "A"))
+            try ada.add(Album(title: "last", artist: "A"))
+            var expected = ["first", "last"]
+            for number in 0..<40 {
+                let session = number % 2 == 0 ? ada : grace
+                try session.add(Album(title: "n\(number)", artist: "A"), at: 2)
+                expected.insert("n\(number)", at: 1)
+                try session.move(.title("n\(number)"), by: 1)
+                expected.swapAt(1, 2)
+                try session.undo()
+                expected.swapAt(1, 2)
+            }
+            #expect(try titles(ada) == expected)
+            for position in [1, 20, 42] {
+                #expect(try ada.library.position(of: ada.library.album(at: position).id) == position)
+            }
+        }
+    }
+
     @Test func aDatabaseWithoutALibraryOrWithANewerOneIsRefused() throws {
         let database = try PostgreSQLTestServer.Database()
         defer { database.drop() }

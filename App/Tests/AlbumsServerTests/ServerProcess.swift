@@ -137,14 +137,27 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Runs the CLI on the same library (`albums --db … ARGS`) and returns its exit status and output.
     func cli(_ arguments: String...) async throws -> (status: Int32, output: String) {
+        try await cli(arguments)
+    }
+
+    /// Runs the CLI on the same library (`albums --db … ARGS`) and returns its exit status and output.
+    func cli(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        try await Self.run(["--db", database] + arguments, in: folder)
+    }
+
+    /// Runs `albums ARGS` (as `cli-user`, `ALBUMS_DB` unset) and returns its exit status and its
+    /// standard output and error, together.
+    static func run(_ arguments: [String], in folder: URL? = nil) async throws -> (status: Int32, output: String) {
         let cli = Process()
         cli.executableURL = Self.executable
-        cli.arguments = ["--db", database] + arguments
+        cli.arguments = arguments
         var variables = ProcessInfo.processInfo.environment
         variables["ALBUMS_DB"] = nil
         variables["ALBUMS_AUTHOR"] = "cli-user"
         cli.environment = variables
-        let outputURL = folder.appendingPathComponent("cli-\(UUID().uuidString)")
+        let outputURL = (folder ?? FileManager.default.temporaryDirectory).appendingPathComponent(
+            "cli-\(UUID().uuidString)")
+        defer { if folder == nil { try? FileManager.default.removeItem(at: outputURL) } }
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         cli.standardOutput = FileHandle(forWritingAtPath: outputURL.path)
         cli.standardError = FileHandle(forWritingAtPath: outputURL.path)

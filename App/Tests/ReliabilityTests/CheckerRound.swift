@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// One round of the history checker: a fresh library, several `albums` processes running their
 /// scripts on it at once, each run recorded with what it printed and when it started and ended.
@@ -80,7 +81,7 @@ struct CheckerRound {
     func run() async throws -> Record {
         let folder = try ChildProcess.makeFolder("history-checker")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try serverURL.map(ServerSchema.init)
+        let server = try serverURL.map { try PostgreSQLTestSchema(base: $0) }
         defer { server?.drop() }
         let database = server?.url ?? folder.appendingPathComponent("library.sqlite").path
         func albums(_ arguments: String...) async throws -> String {
@@ -164,45 +165,5 @@ struct CheckerRound {
             seed: seed, initialAlbums: initial, initialRevision: initialHistory.revision ?? 0, runs: runs,
             finalAlbums: finalAlbums, finalHistory: finalHistory, finalTree: finalTree, listedIDs: listed.map(\.id),
             listedPositions: listed.map(\.position), gateAnomalies: sequencer?.anomalies ?? [])
-    }
-}
-
-/// A schema of its own on a PostgreSQL server for one round, made and dropped with `psql`, and the
-/// URL whose sessions use it (the search path travels in the URL's `options`, so a session started
-/// again after a lost connection uses it too).
-struct ServerSchema {
-    let name: String
-    let base: String
-    let url: String
-
-    init(base: String) throws {
-        guard var components = URLComponents(string: base) else {
-            throw CheckerRound.SetupFailure(description: "not a URL: the server's")
-        }
-        name = "checker_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        self.base = base
-        // libpq reads one `=` per query item: the one inside the option is escaped.
-        components.percentEncodedQuery =
-            (components.percentEncodedQuery.map { $0 + "&" } ?? "") + "options=-csearch_path%3D\(name)"
-        url = components.string ?? base
-        try Self.psql(base, "CREATE SCHEMA \(name)")
-    }
-
-    func drop() {
-        try? Self.psql(base, "DROP SCHEMA \(name) CASCADE")
-    }
-
-    /// Runs one statement with `psql` (test code: the statements are made here, never input).
-    private static func psql(_ url: String, _ statement: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", url, "-c", statement]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CheckerRound.SetupFailure(description: "psql failed (\(process.terminationStatus)): \(statement)")
-        }
     }
 }

@@ -1,0 +1,98 @@
+#if PostgreSQL
+import Foundation
+import NIOCore
+import TestSupport
+import Testing
+
+/// One library on a PostgreSQL server (`COMMANDKIT_POSTGRES_URL`, over TCP, a schema of its own),
+/// shared by separate processes: `albums serve`, whose pages watch it live, and two `albums`
+/// clients with different authors that change it, undo their own changes and time-travel.
+@Suite(
+    .enabled(
+        if: ProcessInfo.processInfo.environment["COMMANDKIT_POSTGRES_URL"] != nil
+            || ProcessInfo.processInfo.environment["CI"] == "true"))
+struct ServePostgreSQLTests {
+    private struct Listed: Decodable {
+        var title: String
+        var year: Int?
+    }
+
+    @Test func twoAuthorsChangeUndoMineTimeTravelAndAPageWatchesLive() async throws {
+        let base = try #require(
+            ProcessInfo.processInfo.environment["COMMANDKIT_POSTGRES_URL"], "COMMANDKIT_POSTGRES_URL names no server")
+        let schema = try PostgreSQLTestSchema(base: base)
+        defer { schema.drop() }
+        let server = try await ServerProcess(database: schema.url)
+        defer { Task { await server.finish() } }
+        let (channel, stream) = try await RawHTTP.open(
+            port: server.port, bytes: RawHTTP.requestBytes("GET", "/api/events", port: server.port))
+        defer { channel.close(promise: nil) }
+        try await eventually("the stream opened") { stream.text.contains("event: revision\ndata: {\"revision\":0}") }
+
+        // Each client's commit reaches the page through the server's LISTEN, not a poll of a file.
+        func change(_ author: String, _ arguments: String..., revision: Int) async throws -> String {
+            let result = try await server.cli(["--author", author] + arguments)
+            try #require(result.status == 0, "\(author) \(arguments): \(result.output)")
+            try await eventually("revision \(revision) reached the page") {
+                stream.text.contains("event: revision\ndata: {\"revision\":\(revision)}")
+            }
+            return result.output
+        }
+        _ = try await change("ada", "add", "--title", "Blue Train", "--artist", "John Coltrane", revision: 1)
+        _ = try await change("grace", "edit", "blue train", "--year", "1957", revision: 2)
+        _ = try await change("ada", "delete", "It's My Life", revision: 3)
+        _ = try await change("grace", "move", "Blue Train", "1", revision: 4)
+
+        // Ada takes back her delete only: grace's move and edit stay.
+        let undone = try await change("ada", "undo", "--mine", revision: 5)
+        #expect(undone == "Undid your Delete “It's My Life” (step 3), keeping the later changes\n", "\(undone)")
+        var listed = try await list(server)
+        #expect(listed.first?.title == "Blue Train" && listed.first?.year == 1957)
+        #expect(listed.map(\.title).contains("It's My Life") && listed.count == 6)
+
+        // Grace goes back to the state after the first step, then to the newest again.
+        let back = try await change("grace", "undo", "--to", "1", revision: 6)
+        #expect(back.hasSuffix("Now at step 1\n"), "\(back)")
+        listed = try await list(server)
+        #expect(listed.count == 6 && listed.last?.title == "Blue Train" && listed.last?.year == nil)
+        let forth = try await change("ada", "undo", "--to", "5", revision: 7)
+        #expect(forth.hasSuffix("Now at step 5\n"), "\(forth)")
+        #expect(try await list(server).first?.year == 1957)
+
+        // The server's own view agrees, authors included.
+        let state = try await RawHTTP.send("GET", "/api/state", port: server.port)
+        let body = String(decoding: state.body, as: UTF8.self)
+        #expect(state.status == 200 && body.contains("\"revision\":7"), "\(body)")
+        let history = try await server.cli(["--json", "history"])
+        #expect(history.output.contains("\"author\" : \"ada\"") && history.output.contains("\"author\" : \"grace\""))
+    }
+
+    @Test func aServerThatRefusesGetsOneLineAndAnExitCode() async throws {
+        let base = try #require(ProcessInfo.processInfo.environment["COMMANDKIT_POSTGRES_URL"])
+        let schema = try PostgreSQLTestSchema(base: base)
+        defer { schema.drop() }
+        // No library in the schema yet: refused, nothing made.
+        let missing = try await ServerProcess.run(["--db", schema.url, "list"])
+        #expect(missing.status == 1 && missing.output.contains("holds no albums library"), "\(missing)")
+        // A password is never printed, not even when the login fails.
+        var components = try #require(URLComponents(string: base))
+        components.user = "nobody"
+        components.password = "s3cret-word"
+        let refused = try await ServerProcess.run(["--db", components.string ?? "", "list"])
+        #expect(refused.status == 1 && !refused.output.contains("s3cret-word"), "\(refused)")
+        #expect(refused.output.split(separator: "\n").count == 1, "\(refused)")
+        // A library of a newer program: refused before anything is read or written.
+        #expect(try await ServerProcess.run(["init", schema.url]).status == 0)
+        try PostgreSQLTestSchema.run(
+            schema.url, "UPDATE commandkit_schema SET version = 99 WHERE identifier = 'albums'")
+        let newer = try await ServerProcess.run(["--db", schema.url, "list"])
+        #expect(newer.status == 1 && newer.output.contains("newer than this program"), "\(newer)")
+    }
+
+    private func list(_ server: ServerProcess) async throws -> [Listed] {
+        let result = try await server.cli(["--json", "list"])
+        try #require(result.status == 0, "\(result.output)")
+        return try JSONDecoder().decode([Listed].self, from: Data(result.output.utf8))
+    }
+}
+#endif
