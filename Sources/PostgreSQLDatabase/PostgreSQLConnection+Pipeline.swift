@@ -34,6 +34,10 @@ extension PostgreSQLConnection {
     /// Whatever happens the connection leaves pipeline mode; after a lost connection
     /// (``PostgreSQLError/Code/connectionLost``) the next call connects again.
     ///
+    /// Meant for a handful of statements: every statement is sent before any answer is read, so a
+    /// pipeline of thousands, with large answers, could fill the buffers both ways and wait for
+    /// ever (libpq's blocking mode).
+    ///
     /// - Parameter statements: The statements, in order; each one SQL statement with its own
     ///   `$1`, `$2`, …
     /// - Returns: Each statement's rows (none for a statement that returns no rows).
