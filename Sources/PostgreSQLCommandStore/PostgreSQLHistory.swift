@@ -24,6 +24,12 @@ public import PostgreSQLDatabase
 /// whole decision runs again; the receiver must therefore keep its state in the database, as
 /// for `DurableHistory`.
 ///
+/// A call costs few round trips: `BEGIN` is sent with the header's lock, and the history's writes
+/// with `COMMIT` (libpq's pipeline mode), so a push, an undo or a redo whose command sends one
+/// statement waits for the server three times. A command must therefore not read the history's
+/// own tables: its writes may reach the server after the command's statements (in the same
+/// transaction).
+///
 /// Other clients' commits are seen lazily, as `DurableHistory` sees other processes': every read
 /// of the state first compares the header's revision (one statement) and rereads on a change.
 /// A view that must follow them live calls ``watchExternalChanges(every:)`` or
@@ -396,17 +402,23 @@ public final class PostgreSQLHistory<Receiver> {
         var attempt = 1
         while true {
             do {
-                try connection.execute(isolation.beginStatement)
                 storage.beginTransaction()
-                try storage.reload(locking: true)
+                // BEGIN and the header's lock in one round trip (a failure leaves no transaction).
+                let opened = try connection.pipeline([
+                    PostgreSQLStatement(isolation.beginStatement),
+                    PostgreSQLStatement(storage.statements.selectHeaderForUpdate),
+                ])
+                try storage.reload(header: opened[1])
                 if engine.undoLimit != storage.undoLimit { try engine.setUndoLimit(storage.undoLimit) }
                 try engine.beginMacro(text: text)
-                // The redo tail is gone already: written now, so a child's savepoint keeps it.
-                try storage.flush()
+                // The redo tail is gone already: written before a child's savepoint (with it), so
+                // the savepoint keeps it.
+                storage.flush()
                 try setState(engine.state(), records: Self.records(engine))
                 return
             } catch let error as PostgreSQLError where error.code == .serializationFailure && attempt < Self.attempts {
-                _ = try? connection.execute("ROLLBACK")
+                storage.dropPending()
+                if connection.hasOpenTransaction { _ = try? connection.execute("ROLLBACK") }
                 engine = HistoryEngine(storage: storage, undoLimit: storage.undoLimit)
                 attempt += 1
             }
@@ -434,11 +446,13 @@ public final class PostgreSQLHistory<Receiver> {
             activity = .running
             do {
                 try engine.endMacro()
-                try storage.flush()
+                storage.flush()
                 let state = try engine.state()
                 let records = try Self.records(engine)
-                try announce()
-                try connection.execute("COMMIT")
+                // The macro's last writes, the NOTIFY and the commit: one round trip.
+                let closing = storage.takePending()
+                let closed = try connection.pipeline(closing + [announcement, PostgreSQLStatement("COMMIT")])
+                storage.checkRevision(Array(closed.prefix(closing.count)))
                 storage.noteCommitted()
                 setState(state, records: records)
                 activity = .idle
@@ -455,7 +469,8 @@ public final class PostgreSQLHistory<Receiver> {
     /// After a macro's transaction failed: rolls it back, drops the engine's open macros (a
     /// fresh engine has none) and rereads the committed state.
     private func abandonMacro() {
-        _ = try? connection.execute("ROLLBACK")
+        storage.dropPending()
+        if connection.hasOpenTransaction { _ = try? connection.execute("ROLLBACK") }
         engine = HistoryEngine(storage: storage, undoLimit: storage.undoLimit)
         rereadStateAfterFailure()
     }
@@ -490,20 +505,28 @@ public final class PostgreSQLHistory<Receiver> {
             outcome = try performInMacro(operation)
         } else {
             do {
-                outcome = try connection.inTransaction(isolation, attempts: Self.attempts) {
+                // Three round trips for a call whose command sends one statement: BEGIN with the
+                // header's lock, the command's statement, and the history's writes with COMMIT.
+                let (value, closed) = try connection.inTransaction(
+                    isolation, attempts: Self.attempts,
+                    opening: [PostgreSQLStatement(storage.statements.selectHeaderForUpdate)]
+                ) { opened in
                     transactionAttempts += 1
                     storage.beginTransaction()
                     do {
-                        try storage.reload(locking: true)
+                        try storage.reload(header: opened[0])
                         // Another client may have changed the limit: follow what is stored.
                         if engine.undoLimit != storage.undoLimit { try engine.setUndoLimit(storage.undoLimit) }
                         let result = try operation(&engine)
-                        try storage.flush(notifying: true)
-                        return (result, try engine.state(), try Self.records(engine))
+                        storage.flush(notifying: true)
+                        let value = (result, try engine.state(), try Self.records(engine))
+                        return (value, storage.takePending())
                     } catch {
                         throw storage.firstFailure.flatMap { $0.mustEndTransaction ? $0 : nil } ?? error
                     }
                 }
+                storage.checkRevision(closed)
+                outcome = value
             } catch {
                 rereadStateAfterFailure()
                 throw error
@@ -522,11 +545,14 @@ public final class PostgreSQLHistory<Receiver> {
         do {
             try storage.execute("SAVEPOINT commandstore_step")
             let result = try operation(&engine)
-            // Written now: a later child's rollback to its savepoint rereads the header.
-            try storage.flush()
+            // Written before the release (in its round trip): a later child's rollback to its
+            // savepoint rereads the header.
+            storage.flush()
             try storage.execute("RELEASE SAVEPOINT commandstore_step")
             return (result, try engine.state(), try Self.records(engine))
         } catch {
+            // The step's unsent writes go with its savepoint.
+            storage.dropPending()
             do {
                 try connection.execute("ROLLBACK TO SAVEPOINT commandstore_step")
                 try connection.execute("RELEASE SAVEPOINT commandstore_step")
@@ -543,8 +569,8 @@ public final class PostgreSQLHistory<Receiver> {
     }
 
     /// Tells the listening clients (at commit) that the history changed: the revision on its channel.
-    private func announce() throws {
-        try storage.execute("SELECT pg_notify($1, $2)", [storage.statements.channel, String(storage.revision)])
+    private var announcement: PostgreSQLStatement {
+        PostgreSQLStatement("SELECT pg_notify($1, $2)", [storage.statements.channel, String(storage.revision)])
     }
 
     // MARK: - Reading the committed state

@@ -15,6 +15,14 @@ import PostgreSQLDatabase
 /// changed something (``flush()``), raising the revision by one. Entries are read without their
 /// payload for texts, and decoded on demand, as on SQLite.
 ///
+/// The writes of the path no later decision reads back (an entry's INSERT, UPDATE or DELETE, the
+/// header's UPDATE) are not sent at once but kept (``pending``) and sent with the next statement, in one pipeline:
+/// the next read of the history's tables, a savepoint, or the commit itself (the owner sends what
+/// is left with `COMMIT`, ``takePending()``). The order of the history's statements is kept; the
+/// receiver's statements, sent by the commands through the connection, may reach the server
+/// before history writes of the same call, in the same transaction (a command does not read the
+/// history's tables).
+///
 /// Every statement goes through ``run(_:)``, which keeps the first PostgreSQL error of the
 /// transaction: the engine and the entries swallow some errors (an entry that does not decode is
 /// recorded apart), and after a failed statement PostgreSQL refuses every other one in the
@@ -51,6 +59,14 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
     var parkedRows: Int?
     /// The first PostgreSQL error since ``beginTransaction()`` (see the type's notes).
     private(set) var firstFailure: PostgreSQLError?
+    /// Writes not sent yet: they go with the next statement, or with the commit.
+    private(set) var pending: [PostgreSQLStatement] = []
+    /// Where the header's UPDATE is among ``pending`` and the revision it returns (checked once
+    /// it is sent, ``checkRevision(_:)``).
+    private var pendingRevision: (position: Int, revision: Int64)?
+    /// Whether a header UPDATE of this transaction returned another revision than the one taken
+    /// (its row gone): the commit then leaves the cache uncommitted (``noteCommitted()``).
+    private var headerUpdateMissed = false
 
     private var tokens = EntryTokenGenerator()
     private let encoder = PayloadEncoder()
@@ -91,18 +107,48 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         }
     }
 
+    /// Runs a query (after the pending writes, in the same round trip) and returns its rows.
     func query(_ sql: String, _ parameters: [(any PostgreSQLValue)?] = []) throws(PostgreSQLError) -> [PostgreSQLRow] {
-        try run { () throws(PostgreSQLError) in try connection.query(sql, parameters) }
+        try run { () throws(PostgreSQLError) in
+            guard !pending.isEmpty else { return try connection.query(sql, parameters) }
+            let statements = pending + [PostgreSQLStatement(sql, parameters)]
+            pending.removeAll(keepingCapacity: true)
+            let results = try connection.pipeline(statements)
+            checkRevision(results)
+            return results.last ?? []
+        }
     }
 
+    /// Runs a statement now (after the pending writes, in the same round trip).
     func execute(_ sql: String, _ parameters: [(any PostgreSQLValue)?] = []) throws(PostgreSQLError) {
-        try run { () throws(PostgreSQLError) in _ = try connection.execute(sql, parameters) }
+        _ = try query(sql, parameters)
     }
 
-    /// Forgets the last transaction's first error: call as each transaction (or attempt) begins.
+    /// Keeps a write to send with the next statement (or with the commit).
+    func send(later sql: String, _ parameters: [(any PostgreSQLValue)?]) {
+        pending.append(PostgreSQLStatement(sql, parameters))
+    }
+
+    /// Hands over the writes not sent yet (the owner sends them with `COMMIT`, then passes their
+    /// rows to ``checkRevision(_:)`` before ``noteCommitted()``), forgetting them here.
+    func takePending() -> [PostgreSQLStatement] {
+        defer { pending.removeAll(keepingCapacity: true) }
+        return pending
+    }
+
+    /// Forgets the writes not sent yet: the transaction or savepoint they belong to is rolled back.
+    func dropPending() {
+        pending.removeAll(keepingCapacity: true)
+        pendingRevision = nil
+    }
+
+    /// Forgets the last transaction's first error and unsent writes: call as each transaction (or
+    /// attempt) begins.
     func beginTransaction() {
         firstFailure = nil
         changed = false
+        headerUpdateMissed = false
+        dropPending()
     }
 
     // MARK: The header
@@ -111,10 +157,15 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
     /// are kept when they are committed rows of the revision read (nobody changed the history
     /// since: a push then reads no row to merge with), and forgotten otherwise.
     func reload(locking: Bool) throws {
+        try reload(header: try query(locking ? statements.selectHeaderForUpdate : statements.selectHeader))
+    }
+
+    /// Reads the header from the rows of ``HistoryStatements/selectHeader`` (or its locking form,
+    /// sent by the owner with `BEGIN`), as ``reload(locking:)`` does.
+    func reload(header rows: [PostgreSQLRow]) throws {
         let keptRevision = cacheIsCommitted ? revision : nil
         cacheIsCommitted = false
         changed = false
-        let rows = try query(locking ? statements.selectHeaderForUpdate : statements.selectHeader)
         guard let row = rows.first else {
             throw StoreError(.corruptDatabase, "\(place) has no header row (its tables were changed by hand?)")
         }
@@ -147,7 +198,8 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
 
     /// Records that the transaction that read or wrote the cache committed (or read only).
     func noteCommitted() {
-        cacheIsCommitted = true
+        cacheIsCommitted = !headerUpdateMissed
+        headerUpdateMissed = false
     }
 
     /// The revision as committed now: one statement, reading the header's one row.
@@ -159,26 +211,38 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         return revision
     }
 
-    /// Writes the header when the operation changed the history, taking the next revision.
+    /// Writes the header when the operation changed the history, taking the next revision: kept
+    /// with the pending writes, sent with the next statement or the commit.
+    ///
+    /// The header row is locked by this transaction (``reload(locking:)``), so the revision the
+    /// UPDATE takes is the one read plus one: taken now, and checked against the row the UPDATE
+    /// returns once it is sent (``checkRevision(_:)``).
     ///
     /// - Parameter notifying: Whether the same statement sends the NOTIFY of the new revision
-    ///   (one round trip less per push than a statement of its own).
-    /// - Returns: Whether it wrote (the commit is then a change other clients must hear of).
-    @discardableResult
-    func flush(notifying: Bool = false) throws -> Bool {
-        guard changed else { return false }
-        let rows =
-            notifying
-            ? try query(
-                statements.updateHeaderAndNotify,
+    ///   (no statement of its own).
+    func flush(notifying: Bool = false) {
+        guard changed else { return }
+        if notifying {
+            send(
+                later: statements.updateHeaderAndNotify,
                 [base, count, index, cleanIndex, undoLimit, nextNode, keepsBranches, statements.channel])
-            : try query(statements.updateHeader, [base, count, index, cleanIndex, undoLimit, nextNode, keepsBranches])
-        guard let revision = try rows.first?.decode(Int64.self, at: 0) else {
-            throw StoreError(.corruptDatabase, "\(place) lost its header row")
+        } else {
+            send(later: statements.updateHeader, [base, count, index, cleanIndex, undoLimit, nextNode, keepsBranches])
         }
-        self.revision = revision
+        revision += 1
+        pendingRevision = (pending.count - 1, revision)
         changed = false
-        return true
+    }
+
+    /// Once the pending writes are sent (`results`, their rows first, in order): checks the
+    /// revision the header's UPDATE among them returned. A header row that was not there (changed
+    /// by hand: this transaction holds its lock) leaves the cache uncommitted at the commit, so the
+    /// next read rereads the header and reports it.
+    func checkRevision(_ results: [[PostgreSQLRow]]) {
+        guard let expected = pendingRevision else { return }
+        pendingRevision = nil
+        let rows = results.indices.contains(expected.position) ? results[expected.position] : []
+        if (try? rows.first?.decode(Int64.self, at: 0)) != expected.revision { headerUpdateMissed = true }
     }
 
     // MARK: Entries
@@ -270,8 +334,8 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: count)
         let identity = EntryIdentity(token: tokens.next(), recordedAt: EntryIdentity.now(), author: author)
-        try execute(
-            statements.insertEntry,
+        send(
+            later: statements.insertEntry,
             [sequence] + values(of: stored) + [identity.token, identity.recordedAt, identity.author, nextNode])
         cache[sequence] = Cached(entry: entry, stored: stored, identity: identity, node: nextNode)
         nextNode += 1
@@ -291,7 +355,7 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         let stored = try StoredEntry(entry, encoder: encoder)
         let sequence = sequence(at: position)
         if stored != previous {
-            try execute(statements.updateEntry, [sequence] + values(of: stored))
+            send(later: statements.updateEntry, [sequence] + values(of: stored))
         }
         cache[sequence] = Cached(entry: entry, stored: stored, identity: identity, node: node)
     }
@@ -311,7 +375,7 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         if position == 0 { try removeAllBranches() }
         let first = sequence(at: position)
         try discardEntries(from: first, upTo: sequence(at: count))
-        try execute(statements.deleteFrom, [first])
+        send(later: statements.deleteFrom, [first])
         cache = cache.filter { $0.key < first }
         if position < count { changed = true }
         count = position
@@ -321,7 +385,7 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         let newBase = sequence(at: k)
         try removeBranchesHanging(below: newBase)
         try discardEntries(from: base, upTo: newBase)
-        try execute(statements.deleteBefore, [newBase])
+        send(later: statements.deleteBefore, [newBase])
         cache = cache.filter { $0.key >= newBase }
         base = newBase
         count -= k
@@ -331,9 +395,9 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
     package func removeEntry(at position: Int) throws {
         try adoptBranches(ofPathPosition: position)
         let sequence = sequence(at: position)
-        try execute(statements.deleteOne, [sequence])
-        try execute(statements.shiftDownStart, [sequence])
-        try execute(statements.shiftDownFinish)
+        send(later: statements.deleteOne, [sequence])
+        send(later: statements.shiftDownStart, [sequence])
+        send(later: statements.shiftDownFinish, [])
         cache.removeAll(keepingCapacity: true)
         count -= 1
         changed = true

@@ -67,6 +67,10 @@ public final class PostgreSQLConnection {
         PQfinish(handle)
     }
 
+    /// How many times this connection sent statements and waited for the server's answer: one per
+    /// statement run alone, one per ``pipeline(_:)``. Tests count a call's round trips with it.
+    package internal(set) var roundTrips = 0
+
     /// The server process serving this connection (`pg_backend_pid()`), 0 while disconnected.
     public var serverProcessID: Int32 { PQbackendPID(handle) }
 
@@ -96,6 +100,11 @@ public final class PostgreSQLConnection {
     ) throws(PostgreSQLError) -> [PostgreSQLRow] {
         let result = try run(sql, parameters)
         defer { PQclear(result) }
+        return Self.rows(of: result)
+    }
+
+    /// A successful result's rows, each column as text (`nil` for `NULL`).
+    static func rows(of result: OpaquePointer) -> [PostgreSQLRow] {
         let rows = PQntuples(result)
         let columns = PQnfields(result)
         return (0..<rows).map { row in
@@ -108,18 +117,17 @@ public final class PostgreSQLConnection {
 
     /// Sends one statement and returns its successful result (the caller clears it).
     private func run(_ sql: String, _ parameters: [(any PostgreSQLValue)?]) throws(PostgreSQLError) -> OpaquePointer {
+        try run(sql, texts: try Self.texts(of: parameters))
+    }
+
+    /// Sends one statement with its parameters' checked texts and returns its successful result
+    /// (the caller clears it).
+    func run(_ sql: String, texts: [String?]) throws(PostgreSQLError) -> OpaquePointer {
         try reconnectIfLost()
-        let texts = parameters.map { $0?.postgreSQLText }
-        if let index = texts.firstIndex(where: { $0?.utf8.contains(0) == true }) {
-            throw PostgreSQLError(
-                .invalidValue, "parameter $\(index + 1) holds a NUL character, which PostgreSQL text cannot")
+        let result: OpaquePointer? = Self.withParameters(texts) { count, values in
+            PQexecParams(handle, sql, count, nil, values, nil, nil, 0)
         }
-        let copies = texts.map { $0.map { strdup($0) } ?? nil }
-        defer { copies.forEach { free($0) } }
-        let values = copies.map { UnsafePointer($0) }
-        let result: OpaquePointer? = values.withUnsafeBufferPointer { buffer in
-            PQexecParams(handle, sql, Int32(values.count), nil, buffer.baseAddress, nil, nil, 0)
-        }
+        roundTrips += 1
         guard let result else {
             throw lostOrFailed(nil)
         }
@@ -131,6 +139,33 @@ public final class PostgreSQLConnection {
             PQclear(result)
             throw error
         }
+    }
+
+    /// The parameters' text forms, refusing a text PostgreSQL cannot hold before anything is sent.
+    static func texts(of parameters: [(any PostgreSQLValue)?]) throws(PostgreSQLError) -> [String?] {
+        try checked(parameters.map { $0?.postgreSQLText })
+    }
+
+    /// The texts, refused when one holds a NUL (which PostgreSQL text cannot).
+    ///
+    /// - Parameter statement: The statement's place in a pipeline (1, 2, …), named in the message.
+    static func checked(_ texts: [String?], statement: Int? = nil) throws(PostgreSQLError) -> [String?] {
+        if let index = texts.firstIndex(where: { $0?.utf8.contains(0) == true }) {
+            let place = statement.map { "statement \($0) of the pipeline: " } ?? ""
+            throw PostgreSQLError(
+                .invalidValue, "\(place)parameter $\(index + 1) holds a NUL character, which PostgreSQL text cannot")
+        }
+        return texts
+    }
+
+    /// Calls `body` with the texts as libpq's parameter array (C strings, `NULL` for `nil`).
+    static func withParameters<Result>(
+        _ texts: [String?], _ body: (Int32, UnsafePointer<UnsafePointer<CChar>?>?) -> Result
+    ) -> Result {
+        let copies = texts.map { $0.map { strdup($0) } ?? nil }
+        defer { copies.forEach { free($0) } }
+        let values = copies.map { UnsafePointer($0) }
+        return values.withUnsafeBufferPointer { buffer in body(Int32(values.count), buffer.baseAddress) }
     }
 
     /// Connects again after the connection broke; a no-op on a healthy one.
@@ -145,7 +180,7 @@ public final class PostgreSQLConnection {
     }
 
     /// The error a failed result (or a missing one) stands for.
-    private func lostOrFailed(_ result: OpaquePointer?) -> PostgreSQLError {
+    func lostOrFailed(_ result: OpaquePointer?) -> PostgreSQLError {
         if PQstatus(handle) != CONNECTION_OK {
             return PostgreSQLError(
                 .connectionLost, "lost the connection to \(displayName): \(Self.lastError(of: handle))")
