@@ -48,5 +48,6 @@ public struct PostgreSQLTestSchema: Sendable {
 
 /// Why a test schema could not be made.
 public struct SchemaError: Error, CustomStringConvertible {
+    /// What failed.
     public var description: String
 }
