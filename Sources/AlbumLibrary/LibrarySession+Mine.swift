@@ -105,21 +105,33 @@ extension LibrarySession {
         var record: HistoryRecord
     }
 
+    /// The next step to redo, found to be the author's: redone outside `push`, expecting it.
+    private struct RedoPlainly: Error {
+        var record: HistoryRecord
+    }
+
     private func mine(author: String, reapplying: Bool, attempt: Int = 1) throws -> MineResult {
-        if reapplying, let next = try nextRedoRecord(), next.author == author {
-            // Redone in a transaction of its own, expecting the step read here; decided again
-            // when another process committed in between.
+        do {
+            return .reverted(
+                try push {
+                    // Decided inside the transaction, from what is committed then: whether the next
+                    // step to redo is the author's (a plain redo) or a revert is pushed.
+                    if reapplying, let next = try nextRedoRecord(), next.author == author {
+                        throw RedoPlainly(record: next)
+                    }
+                    return try revertCommand(author: author, reapplying: reapplying)
+                })
+        } catch let plain as RedoPlainly {
+            // Redone in a transaction of its own, expecting the step found: when another process
+            // committed in between, it is refused and the decision made again.
             do {
-                guard let record = try redo(count: 1, expecting: next.id).first else {
+                guard let record = try redo(count: 1, expecting: plain.record.id).first else {
                     throw LibraryError(.nothingToRedo, "\(author) has no undone change to redo")
                 }
                 return .redone(record)
             } catch let error as LibraryError where error.code == .historyChanged && attempt < Self.attempts {
                 return try mine(author: author, reapplying: reapplying, attempt: attempt + 1)
             }
-        }
-        do {
-            return .reverted(try push { try revertCommand(author: author, reapplying: reapplying) })
         } catch let plain as UndoPlainly {
             // The plain undo runs in a transaction of its own, expecting the step the scan found:
             // when another process committed in between, it is refused and the decision made again.
