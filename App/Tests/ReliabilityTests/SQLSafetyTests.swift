@@ -26,6 +26,7 @@ import Testing
         "LibraryAPI+Query.swift: condition.sql":
             "QueryCondition's SQL: assembled in QueryCondition.swift from its constant fragments only, every value bound",
         "LibraryAPI+Streaming.swift: Self.columns": "a static list of column names",
+        "PostgreSQLAlbums.swift: Self.columns": "a static list of column names",
         "LibraryAPI+ImportStaging.swift: table.rawValue": "BatchTable's raw values: import_batch, replaced_album",
         "PostgreSQLConnection+Transactions.swift: isolation.rawValue":
             "Isolation's raw values: READ COMMITTED, REPEATABLE READ, SERIALIZABLE",
