@@ -25,8 +25,8 @@ extension LibraryAPI {
         LibraryError(
             .unsupported,
             "\(server.connection.displayName) is a library on a PostgreSQL server, which keeps albums and their "
-                + "history (list, show, add, edit, delete, move, undo, redo, history); covers, imports, exports, "
-                + "bulk changes, searches and statistics need a library file for now")
+                + "history (list in library order, show, add, edit, delete, move, undo, redo, history, export); "
+                + "searches, sorted listings, covers, imports, bulk changes and statistics need a library file for now")
     }
 }
 #endif
