@@ -24,23 +24,32 @@ extension LibraryAPI {
     ///   entries up to the last match's position *p*.
     public func albums(matching query: String?, order: AlbumOrder) throws -> [(position: Int, album: Album)] {
         var rows: [(position: Int, album: Album)]
+        #if PostgreSQL
+        if let server, let query {
+            let folded = SearchText.folded(query)
+            rows = folded.isEmpty ? [] : try server.albums(searchTextContaining: folded)
+            return Self.sorted(rows, by: order)
+        }
+        #endif
         if let query {
             rows = try positioned(matches(for: SearchText.folded(query)))
         } else {
             rows = try albums().enumerated().map { ($0.offset + 1, $0.element) }
         }
+        return Self.sorted(rows, by: order)
+    }
+
+    /// `rows` (in library order) in `order`; ties keep library order.
+    private static func sorted(
+        _ rows: [(position: Int, album: Album)], by order: AlbumOrder
+    ) -> [(position: Int, album: Album)] {
         switch order {
-        case .position:
-            break
-        case .title:
-            rows = Self.sorted(rows) { $0.title.lowercased() }
-        case .artist:
-            rows = Self.sorted(rows) { $0.artist.lowercased() }
-        case .year:
-            // Albums without a year go last: Int.max sorts after every year.
-            rows = Self.sorted(rows) { $0.year ?? Int.max }
+        case .position: rows
+        case .title: sorted(rows) { $0.title.lowercased() }
+        case .artist: sorted(rows) { $0.artist.lowercased() }
+        // Albums without a year go last: Int.max sorts after every year.
+        case .year: sorted(rows) { $0.year ?? Int.max }
         }
-        return rows
     }
 
     /// The albums whose title is exactly `title`, in library order, with their positions.

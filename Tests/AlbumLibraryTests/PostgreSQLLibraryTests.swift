@@ -75,7 +75,13 @@ import Testing
             let refusals: [() throws -> Void] = [
                 { _ = try ada.importAlbums([Album(title: "Imported", artist: "A")]) },
                 { _ = try ada.deleteAlbums(.matching(try AlbumQuery(parsing: "blue"))) },
-                { _ = try ada.library.albums(matching: "blue", order: .title) },
+                {
+                    try ada.library.forEachAlbum(
+                        matching: try AlbumQuery(parsing: "artist:blue"), sort: AlbumSort(.title)
+                    ) {
+                        _ in
+                    }
+                },
                 { _ = try ada.statistics() },
                 { _ = try ada.repairHistory() },
             ]
@@ -238,8 +244,9 @@ private enum TwinOperation: CustomStringConvertible {
     case undoMine
     case redoMine
     case jump(back: Int)
+    case search(String, AlbumOrder)
 
-    static let kinds = ["add", "delete", "edit", "move", "undo", "redo", "undoMine", "redoMine", "jump"]
+    static let kinds = ["add", "delete", "edit", "move", "undo", "redo", "undoMine", "redoMine", "jump", "search"]
 
     /// Two fixed seeds; `TWIN_SEEDS=N` runs N more, from the clock (each printed when it fails).
     static let seeds: [UInt64] = {
@@ -259,6 +266,7 @@ private enum TwinOperation: CustomStringConvertible {
         case .undoMine: "undoMine"
         case .redoMine: "redoMine"
         case .jump: "jump"
+        case .search: "search"
         }
     }
 
@@ -275,6 +283,7 @@ private enum TwinOperation: CustomStringConvertible {
         case .undoMine: "undo mine"
         case .redoMine: "redo mine"
         case .jump(let back): "jump \(back) nodes back"
+        case .search(let text, let order): "search \(text) by \(order)"
         }
     }
 
@@ -286,7 +295,7 @@ private enum TwinOperation: CustomStringConvertible {
         func reference() -> AlbumReference {
             pick(3) == 0 ? .title(titles[pick(titles.count)]) : .position(pick(8) + 1)
         }
-        switch pick(14) {
+        switch pick(15) {
         case 0, 1, 2:
             let album = Album(
                 id: UUID(uuid: uuid(random.next(), random.next())), title: titles[pick(titles.count)],
@@ -309,6 +318,9 @@ private enum TwinOperation: CustomStringConvertible {
         case 10: return .undoMine
         case 11: return .redoMine
         case 12: return .jump(back: pick(4) + 1)
+        case 13:
+            let texts = ["blue", "BJÖRK", "artist 1", "train", "o", "jazz", ""]
+            return .search(texts[pick(texts.count)], [.position, .title, .artist, .year][pick(4)])
         default:
             let album = Album(id: UUID(uuid: uuid(random.next(), random.next())), title: "Solo", artist: "A")
             return .addAt(album, pick(9) + 1)
@@ -347,6 +359,9 @@ private enum TwinOperation: CustomStringConvertible {
                 return "ok \(try session.undoMine(author: author).text)"
             case .redoMine:
                 return "ok \(try session.redoMine(author: author).text)"
+            case .search(let text, let order):
+                let found = try session.library.albums(matching: text, order: order)
+                return "ok " + found.map { "\($0.position) \($0.album.id)" }.joined(separator: ", ")
             case .jump(let back):
                 // Nodes are numbered in the order they were made, on both: the same number is the same state.
                 let tree = try session.historyTree()

@@ -94,6 +94,23 @@ struct PostgreSQLAlbums {
         try connection.query("SELECT \(Self.columns) FROM album WHERE search_text ^@ $1", [prefix]).map(Self.located)
     }
 
+    /// The albums whose search text contains `folded` (a case- and accent-folded text), with their
+    /// positions, in library order: one statement, the positions counted in it.
+    func albums(searchTextContaining folded: String) throws -> [(position: Int, album: Album)] {
+        try connection.query(
+            """
+            SELECT id, title, artist, genre, year, cover, sort_key, position FROM (
+                SELECT \(Self.columns), search_text, row_number() OVER (ORDER BY sort_key) AS position FROM album
+            ) numbered WHERE strpos(search_text, $1) > 0 ORDER BY sort_key
+            """, [folded]
+        ).map { row in
+            guard let position = try row.decode(Int.self, at: 7) else {
+                throw LibraryError(.storage, "the library's search returned a row without a position")
+            }
+            return (position, try Self.located(row).album)
+        }
+    }
+
     /// Each album's folded title (the search text's first line), key and id.
     func foldedTitles() throws -> [(title: String, sortKey: Int64, id: UUID)] {
         try connection.query("SELECT split_part(search_text, chr(10), 1), sort_key, id FROM album").map { row in
