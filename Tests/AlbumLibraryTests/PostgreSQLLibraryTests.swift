@@ -144,6 +144,31 @@ import Testing
         }
     }
 
+    /// Rows are read from their texts (ids through `UUIDText`): an id written in lower case by
+    /// another program reads as the same album; a malformed id, year or key is a storage error.
+    @Test func albumRowsAreReadFromTheirTextsAndMalformedOnesRefused() throws {
+        try withAuthors { ada, _, database in
+            let album = Album(title: "Blue Train", artist: "John Coltrane", genre: "Jazz", year: 1958)
+            try ada.add(album)
+            try ada.add(Album(title: "Untitled", artist: "Nobody"))
+            let connection = try database.connect()
+            try connection.execute("UPDATE album SET id = lower(id) WHERE title = $1", ["Blue Train"])
+            let read = try ada.library.albums()
+            #expect(read.first == album && read.last?.year == nil)
+            for (column, value) in [("id", "not-a-uuid"), ("year", "19x8"), ("sort_key", "key")] {
+                let before =
+                    try connection.query("SELECT \(column)::text FROM album WHERE title = $1", ["Untitled"])
+                    .first?.columns.first ?? nil
+                // The column's type is changed to text for the malformed value, then back.
+                try connection.execute("ALTER TABLE album ALTER COLUMN \(column) TYPE text")
+                try connection.execute("UPDATE album SET \(column) = $1 WHERE title = $2", [value, "Untitled"])
+                let refused = #expect(throws: LibraryError.self) { try ada.library.albums() }
+                #expect(refused?.code == .storage && refused?.message.contains(value) == true, "\(column)")
+                try connection.execute("UPDATE album SET \(column) = $1 WHERE title = $2", [before, "Untitled"])
+            }
+        }
+    }
+
     @Test func aDatabaseWithoutALibraryOrWithANewerOneIsRefused() throws {
         let database = try PostgreSQLTestServer.Database()
         defer { database.drop() }

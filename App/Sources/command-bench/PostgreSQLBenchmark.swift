@@ -2,6 +2,7 @@
 // writing the same two rows, side by side in one run. Built only with the app's `PostgreSQL` trait.
 //
 //     swift run -c release --traits PostgreSQL command-bench postgres [commits N] [--url URL]
+//     swift run -c release --traits PostgreSQL command-bench postgres clients C [changes N] [--url URL]
 //
 // The server: --url, else COMMANDKIT_POSTGRES_URL (Scripts/postgres.sh start). Everything lives
 // in a schema of its own, dropped at the end.
@@ -13,6 +14,8 @@
 // history's shape, its JSON encoded before timing. With synchronous_commit on (durable) and off
 // (round trips and CPU only); the two interleaved in 4 rounds, medians; prints commits_per_s and
 // the ratio durable / raw (issue target ≥ 0.8).
+//
+// clients C [changes N]: concurrent albums clients on one library (PostgreSQLClientsBenchmark.swift).
 
 #if PostgreSQL
 import CommandStore
@@ -29,11 +32,15 @@ enum PostgreSQLBenchmark {
             arguments.removeSubrange(flag...(flag + 1))
         }
         guard let url else { throw BenchmarkError("no server: --url URL or COMMANDKIT_POSTGRES_URL") }
+        if arguments.first == "clients" {
+            return try PostgreSQLClientsBenchmark.run(Array(arguments.dropFirst()), url: url)
+        }
         var commits = 2000
         if arguments.count == 2, arguments[0] == "commits", let n = Int(arguments[1]), n > 0 {
             commits = n
         } else if !arguments.isEmpty {
-            throw BenchmarkError("usage: command-bench postgres [commits N] [--url URL]")
+            throw BenchmarkError(
+                "usage: command-bench postgres [commits N | clients C [changes N]] [--url URL]")
         }
         let server = try BenchServer(url: url)
         defer { server.drop() }
@@ -44,20 +51,32 @@ enum PostgreSQLBenchmark {
 }
 
 /// A schema of the benchmark's own on the server, and connection strings that use it.
-private struct BenchServer {
+struct BenchServer {
     let base: String
     let url: String
     let schema: String
 
-    init(url base: String) throws {
+    /// - Parameters:
+    ///   - url: The server's URL.
+    ///   - suffix: Letters, digits and underscores after the schema's name (`bench_<pid>`), for
+    ///     a run that uses several schemas.
+    ///   - synchronousCommit: `on` or `off` for every session the URL opens; the server's
+    ///     setting when `nil`.
+    init(url base: String, suffix: String = "", synchronousCommit: String? = nil) throws {
         guard var components = URLComponents(string: base) else { throw BenchmarkError("not a URL: \(base)") }
-        schema = "bench_\(getpid())"
+        guard
+            suffix.utf8.allSatisfy({
+                $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0)
+            })
+        else { throw BenchmarkError("not a schema suffix: \(suffix)") }
+        schema = "bench_\(getpid())\(suffix)"
+        let synchronous = synchronousCommit.map { "%20-csynchronous_commit%3D\($0 == "on" ? "on" : "off")" } ?? ""
         components.percentEncodedQuery =
             (components.percentEncodedQuery.map { $0 + "&" } ?? "")
-            + "options=-csearch_path%3D\(schema)%20-cclient_min_messages%3Derror"
+            + "options=-csearch_path%3D\(schema)%20-cclient_min_messages%3Derror\(synchronous)"
         self.base = base
         url = components.string ?? base
-        // The schema name is made above from the process id, never input.
+        // The schema name is made above from the process id and a checked suffix, never input.
         try PostgreSQLConnection(connectingTo: base).execute("CREATE SCHEMA \(schema)")
     }
 

@@ -219,29 +219,52 @@ struct PostgreSQLAlbums {
 
     // MARK: - Rows
 
+    /// Reads the columns' texts directly (no generic `decode` per cell) and the id with
+    /// ``UUIDText`` (Foundation's `UUID(uuidString:)` parses with `sscanf` on Linux): a whole
+    /// library's listing reads every album twice (bench-pg-list.sh, BENCHMARKS.md).
     static func located(_ row: PostgreSQLRow) throws -> Located {
-        Located(
+        let columns = row.columns
+        guard columns.count >= 7 else {
+            throw LibraryError(.storage, "the library's album rows hold \(columns.count) columns, expected 7")
+        }
+        return Located(
             album: Album(
-                id: try id(row, at: 0),
-                title: try row.decode(String.self, at: 1) ?? "",
-                artist: try row.decode(String.self, at: 2) ?? "",
-                genre: try row.decode(String.self, at: 3) ?? "",
-                year: try row.decode(Int.self, at: 4),
-                coverURL: try row.decode(String.self, at: 5).flatMap { URL(string: $0) }),
-            sortKey: try sortKey(row, at: 6))
+                id: try id(columns[0]),
+                title: columns[1] ?? "",
+                artist: columns[2] ?? "",
+                genre: columns[3] ?? "",
+                year: try columns[4].map { text in
+                    guard let year = Int(text) else {
+                        throw LibraryError(.storage, "the library holds an album with a malformed year \(text)")
+                    }
+                    return year
+                },
+                coverURL: columns[5].flatMap { URL(string: $0) }),
+            sortKey: try sortKey(columns[6]))
     }
 
     private static func id(_ row: PostgreSQLRow, at index: Int) throws -> UUID {
-        let text = try row.decode(String.self, at: index) ?? ""
-        guard let id = UUID(uuidString: text) else {
+        try id(try row.decode(String.self, at: index))
+    }
+
+    private static func id(_ text: String?) throws -> UUID {
+        let text = text ?? ""
+        guard let id = UUIDText.parse(text) ?? UUID(uuidString: text) else {
             throw LibraryError(.storage, "the library holds an album with a malformed id \(text)")
         }
         return id
     }
 
     private static func sortKey(_ row: PostgreSQLRow, at index: Int) throws -> Int64 {
-        guard let key = try row.decode(Int64.self, at: index) else {
+        try sortKey(try row.decode(String.self, at: index))
+    }
+
+    private static func sortKey(_ text: String?) throws -> Int64 {
+        guard let text else {
             throw LibraryError(.storage, "the library holds an album without a sort key")
+        }
+        guard let key = Int64(text) else {
+            throw LibraryError(.storage, "the library holds an album with a malformed sort key \(text)")
         }
         return key
     }
