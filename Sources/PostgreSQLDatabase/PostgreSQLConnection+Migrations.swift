@@ -6,7 +6,9 @@ extension PostgreSQLConnection {
     ///
     /// Clients migrating at once (two machines starting the same release) take their turn on an
     /// advisory lock held for the transaction: the second finds the work done. A database whose
-    /// recorded version is newer than the program's is refused, and nothing is changed.
+    /// recorded version is newer than the program's is refused, and nothing is changed. A database
+    /// already at the schema's version is only read (one statement, no transaction): opening a
+    /// history or a library each time writes nothing and waits for no one.
     ///
     /// - Parameter schema: The schema.
     /// - Returns: The version the database held before, and the one it holds now.
@@ -20,6 +22,9 @@ extension PostgreSQLConnection {
                 "schema \(schema.identifier): migration “\(migration.name)” is numbered \(migration.version), expected \(offset + 1)"
             )
         }
+        // Up to date (every open but the first): one read, no transaction, no write to wait for.
+        let current = try schemaVersion(of: schema.identifier)
+        if current == schema.version { return (current, current) }
         return try inTransaction(.readCommitted) {
             // One migrator at a time, whichever schema: released at commit or rollback.
             _ = try query("SELECT pg_advisory_xact_lock($1)", [Self.migrationLockKey])
