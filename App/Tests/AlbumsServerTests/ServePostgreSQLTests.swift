@@ -67,6 +67,42 @@ struct ServePostgreSQLTests {
         #expect(history.output.contains("\"author\" : \"ada\"") && history.output.contains("\"author\" : \"grace\""))
     }
 
+    /// The server's session to PostgreSQL is ended from outside (`pg_terminate_backend`, as an
+    /// administrator or a failover would). The change that meets the dead session is refused in one
+    /// line, committing nothing, unless the server's idle look reconnected first; the next change
+    /// connects again and is committed, and the page goes on following.
+    @Test func aConnectionEndedByTheServerIsMadeAgainByTheNextChange() async throws {
+        let base = try #require(ProcessInfo.processInfo.environment["COMMANDKIT_POSTGRES_URL"])
+        let schema = try PostgreSQLTestSchema(base: base)
+        defer { schema.drop() }
+        // Its sessions carry a name of their own, so the test ends the server's and no other.
+        let name = "serve_\(schema.name)"
+        let server = try await ServerProcess(database: schema.url + "&application_name=\(name)")
+        defer { Task { await server.finish() } }
+        let (channel, stream) = try await RawHTTP.open(
+            port: server.port, bytes: RawHTTP.requestBytes("GET", "/api/events", port: server.port))
+        defer { channel.close(promise: nil) }
+        try await eventually("the stream opened") { stream.text.contains("event: revision\ndata: {\"revision\":0}") }
+
+        try PostgreSQLTestSchema.run(
+            base, "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE application_name = '\(name)'")
+        let first = try await RawHTTP.change(
+            "POST", "/api/albums", port: server.port, json: ["title": "Met the cut", "artist": "Someone"])
+        let firstBody = String(decoding: first.body, as: UTF8.self)
+        #expect(
+            first.status == 201 || (first.status == 500 && !firstBody.contains("\\n")), "\(first.status) \(firstBody)")
+        let second = try await RawHTTP.change(
+            "POST", "/api/albums", port: server.port, json: ["title": "After the cut", "artist": "Someone"])
+        #expect(second.status == 201, "\(String(decoding: second.body, as: UTF8.self))")
+        let revision = first.status == 201 ? 2 : 1
+        try await eventually("the page saw the change") {
+            stream.text.contains("event: revision\ndata: {\"revision\":\(revision)}")
+        }
+        let listed = try await server.cli(["list"])
+        #expect(listed.output.contains("After the cut"), "\(listed.output)")
+        #expect(listed.output.contains("Met the cut") == (first.status == 201), "\(listed.output)")
+    }
+
     @Test func aServerThatRefusesGetsOneLineAndAnExitCode() async throws {
         let base = try #require(ProcessInfo.processInfo.environment["COMMANDKIT_POSTGRES_URL"])
         let schema = try PostgreSQLTestSchema(base: base)
