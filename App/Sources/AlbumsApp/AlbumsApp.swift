@@ -209,12 +209,12 @@ public enum AlbumsApp: Sendable {
     /// command's run; these few come from `getenv` directly.
     ///
     /// - Returns: `ALBUMS_DB`, `ALBUMS_AUTHOR`, `USER`, `LOGNAME`, `XDG_DATA_HOME`, `HOME`, `COLUMNS`
-    ///   and the tests' commit gate and event heartbeat, when set.
+    ///   and the tests' commit gate, event heartbeat and serve's drain, when set.
     public static func environment() -> [String: String] {
         var found: [String: String] = [:]
         for name in [
             "ALBUMS_DB", "ALBUMS_AUTHOR", "ALBUMS_UNDO", "USER", "LOGNAME", "XDG_DATA_HOME", "HOME", "COLUMNS",
-            TestCommitGate.variable, testHeartbeatVariable,
+            TestCommitGate.variable, testHeartbeatVariable, testDrainVariable,
         ] {
             if let value = getenv(name) { found[name] = String(cString: value) }
         }
