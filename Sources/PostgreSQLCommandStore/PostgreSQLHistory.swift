@@ -224,6 +224,7 @@ public final class PostgreSQLHistory<Receiver> {
     /// - Throws: `StoreError` for a damaged row, or a `PostgreSQLError`.
     public func records() throws -> (records: [HistoryRecord], nodes: [HistoryNode.ID], index: Int, revision: Int) {
         try readCommittedValue {
+            try storage.loadAll()
             let positions = 0..<storage.count
             return (
                 try positions.map { try storage.record(at: $0) }, try positions.map { try storage.nodeID(at: $0) },
