@@ -407,7 +407,7 @@ public final class PostgreSQLHistory<Receiver> {
                 // BEGIN and the header's lock in one round trip (a failure leaves no transaction).
                 let opened = try connection.pipeline([
                     PostgreSQLStatement(isolation.beginStatement),
-                    PostgreSQLStatement(storage.statements.selectHeaderForUpdate),
+                    PostgreSQLStatement(storage.statements.selectHeaderForUpdate, prepared: true),
                 ])
                 try storage.reload(header: opened[1])
                 if engine.undoLimit != storage.undoLimit { try engine.setUndoLimit(storage.undoLimit) }
@@ -510,7 +510,7 @@ public final class PostgreSQLHistory<Receiver> {
                 // header's lock, the command's statement, and the history's writes with COMMIT.
                 let (value, closed) = try connection.inTransaction(
                     isolation, attempts: Self.attempts,
-                    opening: [PostgreSQLStatement(storage.statements.selectHeaderForUpdate)]
+                    opening: [PostgreSQLStatement(storage.statements.selectHeaderForUpdate, prepared: true)]
                 ) { opened in
                     transactionAttempts += 1
                     storage.beginTransaction()
@@ -544,12 +544,12 @@ public final class PostgreSQLHistory<Receiver> {
         _ operation: (inout HistoryEngine<PostgreSQLHistoryStorage>) throws -> Result
     ) throws -> (result: Result, state: UndoState, records: (undo: HistoryRecord?, redo: HistoryRecord?)) {
         do {
-            try storage.execute("SAVEPOINT commandstore_step")
+            try storage.execute("SAVEPOINT commandstore_step", prepared: false)
             let result = try operation(&engine)
             // Written before the release (in its round trip): a later child's rollback to its
             // savepoint rereads the header.
             storage.flush()
-            try storage.execute("RELEASE SAVEPOINT commandstore_step")
+            try storage.execute("RELEASE SAVEPOINT commandstore_step", prepared: false)
             return (result, try engine.state(), try Self.records(engine))
         } catch {
             // The step's unsent writes go with its savepoint.
@@ -571,7 +571,8 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// Tells the listening clients (at commit) that the history changed: the revision on its channel.
     private var announcement: PostgreSQLStatement {
-        PostgreSQLStatement("SELECT pg_notify($1, $2)", [storage.statements.channel, String(storage.revision)])
+        PostgreSQLStatement(
+            "SELECT pg_notify($1, $2)", [storage.statements.channel, String(storage.revision)], prepared: true)
     }
 
     // MARK: - Reading the committed state

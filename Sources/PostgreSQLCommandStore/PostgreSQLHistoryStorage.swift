@@ -108,10 +108,16 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
     }
 
     /// Runs a query (after the pending writes, in the same round trip) and returns its rows.
-    func query(_ sql: String, _ parameters: [(any PostgreSQLValue)?] = []) throws(PostgreSQLError) -> [PostgreSQLRow] {
+    ///
+    /// The history's SQL is fixed (``HistoryStatements``): it is prepared once per session, so the
+    /// server plans it once (`prepared: false` for a statement that cannot be prepared, a savepoint).
+    func query(
+        _ sql: String, _ parameters: [(any PostgreSQLValue)?] = [], prepared: Bool = true
+    ) throws(PostgreSQLError) -> [PostgreSQLRow] {
         try run { () throws(PostgreSQLError) in
-            guard !pending.isEmpty else { return try connection.query(sql, parameters) }
-            let statements = pending + [PostgreSQLStatement(sql, parameters)]
+            let statement = PostgreSQLStatement(sql, parameters, prepared: prepared)
+            guard !pending.isEmpty else { return try connection.pipeline([statement]).first ?? [] }
+            let statements = pending + [statement]
             pending.removeAll(keepingCapacity: true)
             let results = try connection.pipeline(statements)
             checkRevision(results)
@@ -120,13 +126,15 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
     }
 
     /// Runs a statement now (after the pending writes, in the same round trip).
-    func execute(_ sql: String, _ parameters: [(any PostgreSQLValue)?] = []) throws(PostgreSQLError) {
-        _ = try query(sql, parameters)
+    func execute(
+        _ sql: String, _ parameters: [(any PostgreSQLValue)?] = [], prepared: Bool = true
+    ) throws(PostgreSQLError) {
+        _ = try query(sql, parameters, prepared: prepared)
     }
 
     /// Keeps a write to send with the next statement (or with the commit).
     func send(later sql: String, _ parameters: [(any PostgreSQLValue)?]) {
-        pending.append(PostgreSQLStatement(sql, parameters))
+        pending.append(PostgreSQLStatement(sql, parameters, prepared: true))
     }
 
     /// Hands over the writes not sent yet (the owner sends them with `COMMIT`, then passes their
