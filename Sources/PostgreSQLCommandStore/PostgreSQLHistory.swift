@@ -102,7 +102,7 @@ public final class PostgreSQLHistory<Receiver> {
             connection: connection, commands: BoundCommandDecoder(registry: registry, receiver: receiver),
             statements: statements)
         if keepsBranches { storage.startKeepingBranches() }
-        let opened = try connection.inTransaction(.repeatableRead) {
+        let opened = try connection.inTransaction(.repeatableRead, readOnly: true) {
             storage.beginTransaction()
             try storage.reload(locking: false)
             let engine = HistoryEngine(storage: storage, undoLimit: storage.undoLimit)
@@ -452,7 +452,7 @@ public final class PostgreSQLHistory<Receiver> {
                 let records = try Self.records(engine)
                 // The macro's last writes, the NOTIFY and the commit: one round trip.
                 let closing = storage.takePending()
-                let closed = try connection.pipeline(closing + [announcement, PostgreSQLStatement("COMMIT")])
+                let closed = try connection.commit(closing + [announcement])
                 storage.checkRevision(Array(closed.prefix(closing.count)))
                 storage.noteCommitted()
                 setState(state, records: records)
@@ -590,7 +590,7 @@ public final class PostgreSQLHistory<Receiver> {
             }
         }
         do {
-            let value = try connection.inTransaction(.repeatableRead) {
+            let value = try connection.inTransaction(.repeatableRead, readOnly: true) {
                 storage.beginTransaction()
                 if try !storage.cacheIsCommitted || storage.committedRevision() != storage.revision {
                     try storage.reload(locking: false)
@@ -622,7 +622,7 @@ public final class PostgreSQLHistory<Receiver> {
     /// After a failed call: rereads what the server says, as far as it can.
     private func rereadStateAfterFailure() {
         do {
-            try connection.inTransaction(.repeatableRead) {
+            try connection.inTransaction(.repeatableRead, readOnly: true) {
                 storage.beginTransaction()
                 try storage.reload(locking: false)
                 setState(try engine.state(), records: (try? Self.records(engine)) ?? (nil, nil))

@@ -76,6 +76,8 @@ public final class PostgreSQLConnection {
     var preparedStatementNames: [String: String] = [:]
     /// How many statements this connection has prepared: the next one's name is made from it.
     var preparedStatementCount = 0
+    /// Called before each commit of a read-write transaction (``setCommitHook(_:)``).
+    var commitHook: (() -> Void)?
 
     /// The server process serving this connection (`pg_backend_pid()`), 0 while disconnected.
     public var serverProcessID: Int32 { PQbackendPID(handle) }
