@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A private PostgreSQL server for the tests: `Scripts/postgres.sh start` initialises one in a
 # temporary folder (as the postgres user when run as root: initdb refuses root), listening on
-# 127.0.0.1 and a socket in that folder only, and prints its URL; `stop` stops it and removes the
+# 127.0.0.1 and a socket in that folder only, and prints its URL; `restart` restarts it fast (its
+# sessions ended, as a restart or failover does); `stop` stops it and removes the
 # folder. Debian's `postgresql` package (any version; CI installs 15) provides the server.
 # Logins are trusted on 127.0.0.1, except the role `refused`, whose password is checked (the
 # tests of a refused login).
@@ -33,6 +34,10 @@ start)
         -c "CREATE DATABASE commandkit_test" -c "CREATE ROLE refused LOGIN PASSWORD 'the-right-one'" >/dev/null
     echo "$url"
     ;;
+restart)
+    # A fast restart (sessions ended, as a server's restart or failover does), same options.
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart >/dev/null
+    ;;
 stop)
     if [ -d "$dir/data" ]; then
         as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null 2>&1 || true
@@ -40,7 +45,7 @@ stop)
     rm -rf "$dir"
     ;;
 *)
-    echo "usage: Scripts/postgres.sh start|stop" >&2
+    echo "usage: Scripts/postgres.sh start|restart|stop" >&2
     exit 2
     ;;
 esac

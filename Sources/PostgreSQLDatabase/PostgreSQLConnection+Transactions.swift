@@ -78,7 +78,9 @@ extension PostgreSQLConnection {
         opening: [PostgreSQLStatement],
         _ body: (_ opened: [[PostgreSQLRow]]) throws -> (value: T, closing: [PostgreSQLStatement])
     ) throws -> (value: T, closed: [[PostgreSQLRow]]) {
-        let begin = "BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : "")
+        let begin =
+            readOnly
+            ? "BEGIN ISOLATION LEVEL \(isolation.rawValue) READ ONLY" : "BEGIN ISOLATION LEVEL \(isolation.rawValue)"
         var attempt = 1
         while true {
             do {

@@ -103,6 +103,51 @@ struct ServePostgreSQLTests {
         #expect(listed.output.contains("Met the cut") == (first.status == 201), "\(listed.output)")
     }
 
+    /// The PostgreSQL server restarts under `albums serve` (a server of the test's own: the other
+    /// tests' sessions go on). The change that meets the ended session is refused in one line,
+    /// committing nothing, unless the server's idle look reconnected first; the next change
+    /// connects again and commits; the page, still open, follows the commits made after the restart.
+    @Test func aRestartOfThePostgreSQLServerIsFollowedByTheNextChange() async throws {
+        let postgres = try await PostgreSQLPrivateServer()
+        do {
+            try await restart(postgres)
+        } catch {
+            await postgres.stop()
+            throw error
+        }
+        await postgres.stop()
+    }
+
+    private func restart(_ postgres: PostgreSQLPrivateServer) async throws {
+        let schema = try PostgreSQLTestSchema(base: postgres.url)
+        let server = try await ServerProcess(database: schema.url)
+        defer { Task { await server.finish() } }
+        let (channel, stream) = try await RawHTTP.open(
+            port: server.port, bytes: RawHTTP.requestBytes("GET", "/api/events", port: server.port))
+        defer { channel.close(promise: nil) }
+        try await eventually("the stream opened") { stream.text.contains("event: revision\ndata: {\"revision\":0}") }
+        let before = try await RawHTTP.change(
+            "POST", "/api/albums", port: server.port, json: ["title": "Before the restart", "artist": "Someone"])
+        #expect(before.status == 201)
+
+        try await postgres.restart()
+        let first = try await RawHTTP.change(
+            "POST", "/api/albums", port: server.port, json: ["title": "Met the restart", "artist": "Someone"])
+        let firstBody = String(decoding: first.body, as: UTF8.self)
+        #expect(
+            first.status == 201 || (first.status == 500 && !firstBody.contains("\\n")), "\(first.status) \(firstBody)")
+        let second = try await RawHTTP.change(
+            "POST", "/api/albums", port: server.port, json: ["title": "After the restart", "artist": "Someone"])
+        #expect(second.status == 201, "\(String(decoding: second.body, as: UTF8.self))")
+        let revision = first.status == 201 ? 3 : 2
+        try await eventually("the page saw the change after the restart") {
+            stream.text.contains("event: revision\ndata: {\"revision\":\(revision)}")
+        }
+        let listed = try await server.cli(["list"])
+        #expect(listed.output.contains("Before the restart") && listed.output.contains("After the restart"))
+        #expect(listed.output.contains("Met the restart") == (first.status == 201), "\(listed.output)")
+    }
+
     @Test func aServerThatRefusesGetsOneLineAndAnExitCode() async throws {
         let base = try #require(ProcessInfo.processInfo.environment["COMMANDKIT_POSTGRES_URL"])
         let schema = try PostgreSQLTestSchema(base: base)
