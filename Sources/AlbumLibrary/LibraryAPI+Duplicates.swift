@@ -31,11 +31,9 @@ extension LibraryAPI {
         let keys = albums.map(DuplicateKey.init)
         let titles = Set(keys.map(\.title))
         var present = Set<DuplicateKey>()
-        // The search text starts with the folded title and a line feed (SearchText.of).
-        let statement = try database.cachedStatement("SELECT search_text, title, artist, year FROM album")
-        try statement.readEachRow { columns in
-            let text = try columns.text(at: 0)
-            let title = try columns.text(at: 1)
+        // Notes the album in a row when its folded title is among the list's.
+        func note(searchText text: String, title: String, artist: String, year: Int?) {
+            // The search text starts with the folded title and a line feed (SearchText.of).
             let folded: String
             if !title.utf8.contains(10), let end = text.utf8.firstIndex(of: 10) {
                 folded = String(text[..<end])
@@ -43,9 +41,26 @@ extension LibraryAPI {
                 folded = SearchText.folded(title)
             }
             guard titles.contains(folded) else { return }
-            let year = columns.isNull(at: 3) ? nil : Int(try columns.integer(at: 3))
-            present.insert(
-                DuplicateKey(title: folded, artist: SearchText.folded(try columns.text(at: 2)), year: year))
+            present.insert(DuplicateKey(title: folded, artist: SearchText.folded(artist), year: year))
+        }
+        var readOnServer = false
+        #if PostgreSQL
+        if let server {
+            // Only the rows whose folded title is among the list's come back.
+            for row in try server.duplicateCandidates(titled: titles) {
+                note(searchText: row.searchText, title: row.title, artist: row.artist, year: row.year)
+            }
+            readOnServer = true
+        }
+        #endif
+        if !readOnServer {
+            let statement = try database.cachedStatement("SELECT search_text, title, artist, year FROM album")
+            try statement.readEachRow { columns in
+                note(
+                    searchText: try columns.text(at: 0), title: try columns.text(at: 1),
+                    artist: try columns.text(at: 2),
+                    year: columns.isNull(at: 3) ? nil : Int(try columns.integer(at: 3)))
+            }
         }
         var kept: [(index: Int, album: Album)] = []
         var skipped: [Album] = []
@@ -67,6 +82,9 @@ extension LibraryAPI {
     ///
     /// - Throws: `DatabaseError`.
     func firstClash(inBatch batch: UUID) throws -> (seq: Int, id: String)? {
+        #if PostgreSQL
+        if let server { return try server.firstClash(inBatch: batch) }
+        #endif
         guard
             let clash = try database.fetchOne(
                 "SELECT b.seq, b.id FROM import_batch b JOIN album a ON a.id = b.id WHERE b.batch = ? ORDER BY b.seq LIMIT 1",
