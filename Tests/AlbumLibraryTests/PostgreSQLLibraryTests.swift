@@ -190,6 +190,31 @@ import Testing
         }
     }
 
+    /// Four clients import the same file at once: which albums are duplicates is decided in each
+    /// import's transaction, after the history's lock, so one client imports them and the others
+    /// find them there (nothing to import), never two copies.
+    @Test func concurrentImportsOfOneFileImportItOnce() throws {
+        try withAuthors { ada, _, database throws in
+            let file = (1...40).map { Album(title: "Album \($0)", artist: "A", year: 2000) }
+            let outcomes = LockedFailures()
+            DispatchQueue.concurrentPerform(iterations: 4) { client in
+                do {
+                    let session = try LibrarySession.open(postgreSQL: database.url, author: "client \(client)")
+                    let fresh = file.map { Album(title: $0.title, artist: $0.artist, year: $0.year) }
+                    outcomes.append(
+                        "imported \(try session.importAlbums(fresh, keepingDuplicates: false).albums.count)")
+                } catch let error as LibraryError {
+                    outcomes.append("\(error.code)")
+                } catch {
+                    outcomes.append("\(error)")
+                }
+            }
+            #expect(
+                outcomes.all.sorted() == ["imported 40", "nothing-to-change", "nothing-to-change", "nothing-to-change"])
+            #expect(try ada.library.count() == 40 && ada.library.stagedImportCount() == 0)
+        }
+    }
+
     /// `albums stats` on a server: the figures a file gives, the size its tables take there.
     @Test func statisticsAreReadOnTheServer() throws {
         try withAuthors { ada, _, _ in
