@@ -43,25 +43,7 @@ extension LibraryAPI {
             guard titles.contains(folded) else { return }
             present.insert(DuplicateKey(title: folded, artist: SearchText.folded(artist), year: year))
         }
-        var readOnServer = false
-        #if PostgreSQL
-        if let server {
-            // Only the rows whose folded title is among the list's come back.
-            for row in try server.duplicateCandidates(titled: titles) {
-                note(searchText: row.searchText, title: row.title, artist: row.artist, year: row.year)
-            }
-            readOnServer = true
-        }
-        #endif
-        if !readOnServer {
-            let statement = try database.cachedStatement("SELECT search_text, title, artist, year FROM album")
-            try statement.readEachRow { columns in
-                note(
-                    searchText: try columns.text(at: 0), title: try columns.text(at: 1),
-                    artist: try columns.text(at: 2),
-                    year: columns.isNull(at: 3) ? nil : Int(try columns.integer(at: 3)))
-            }
-        }
+        try forEachDuplicateCandidate(titled: titles, note)
         var kept: [(index: Int, album: Album)] = []
         var skipped: [Album] = []
         kept.reserveCapacity(albums.count)
@@ -77,6 +59,29 @@ extension LibraryAPI {
 }
 
 extension LibraryAPI {
+    /// Calls `body` with the search text, title, artist and year of the albums whose folded title
+    /// may be among `titles`: every album of a file (one pass over its rows), on a server only
+    /// those, read in one statement.
+    private func forEachDuplicateCandidate(
+        titled titles: Set<String>,
+        _ body: (_ searchText: String, _ title: String, _ artist: String, _ year: Int?) -> Void
+    ) throws {
+        #if PostgreSQL
+        if let server {
+            for row in try server.duplicateCandidates(titled: titles) {
+                body(row.searchText, row.title, row.artist, row.year)
+            }
+            return
+        }
+        #endif
+        let statement = try database.cachedStatement("SELECT search_text, title, artist, year FROM album")
+        try statement.readEachRow { columns in
+            body(
+                try columns.text(at: 0), try columns.text(at: 1), try columns.text(at: 2),
+                columns.isNull(at: 3) ? nil : Int(try columns.integer(at: 3)))
+        }
+    }
+
     /// The first album staged under `batch` whose id is already in the library: its place in the
     /// batch (0-based) and its id.
     ///
