@@ -136,6 +136,15 @@ struct HistoryStatements {
         """
     }
 
+    /// The same columns for every entry of a range (``selectEntry``'s columns after the sequence),
+    /// in order: a history's records in one statement.
+    var selectEntries: String {
+        """
+        SELECT kind, version, text, action_text, merge_id, significant, token, recorded_at, author, node, sequence
+        FROM \(entry) WHERE sequence >= $1 AND sequence < $2 ORDER BY sequence
+        """
+    }
+
     var selectPayload: String { "SELECT payload FROM \(entry) WHERE sequence = $1" }
 
     var insertEntry: String {

@@ -102,7 +102,7 @@ public final class PostgreSQLHistory<Receiver> {
             connection: connection, commands: BoundCommandDecoder(registry: registry, receiver: receiver),
             statements: statements)
         if keepsBranches { storage.startKeepingBranches() }
-        let opened = try connection.inTransaction(.repeatableRead) {
+        let opened = try connection.inTransaction(.repeatableRead, readOnly: true) {
             storage.beginTransaction()
             try storage.reload(locking: false)
             let engine = HistoryEngine(storage: storage, undoLimit: storage.undoLimit)
@@ -224,6 +224,7 @@ public final class PostgreSQLHistory<Receiver> {
     /// - Throws: `StoreError` for a damaged row, or a `PostgreSQLError`.
     public func records() throws -> (records: [HistoryRecord], nodes: [HistoryNode.ID], index: Int, revision: Int) {
         try readCommittedValue {
+            try storage.loadAll()
             let positions = 0..<storage.count
             return (
                 try positions.map { try storage.record(at: $0) }, try positions.map { try storage.nodeID(at: $0) },
@@ -406,7 +407,7 @@ public final class PostgreSQLHistory<Receiver> {
                 // BEGIN and the header's lock in one round trip (a failure leaves no transaction).
                 let opened = try connection.pipeline([
                     PostgreSQLStatement(isolation.beginStatement),
-                    PostgreSQLStatement(storage.statements.selectHeaderForUpdate),
+                    PostgreSQLStatement(storage.statements.selectHeaderForUpdate, prepared: true),
                 ])
                 try storage.reload(header: opened[1])
                 if engine.undoLimit != storage.undoLimit { try engine.setUndoLimit(storage.undoLimit) }
@@ -451,7 +452,7 @@ public final class PostgreSQLHistory<Receiver> {
                 let records = try Self.records(engine)
                 // The macro's last writes, the NOTIFY and the commit: one round trip.
                 let closing = storage.takePending()
-                let closed = try connection.pipeline(closing + [announcement, PostgreSQLStatement("COMMIT")])
+                let closed = try connection.commit(closing + [announcement])
                 storage.checkRevision(Array(closed.prefix(closing.count)))
                 storage.noteCommitted()
                 setState(state, records: records)
@@ -509,7 +510,7 @@ public final class PostgreSQLHistory<Receiver> {
                 // header's lock, the command's statement, and the history's writes with COMMIT.
                 let (value, closed) = try connection.inTransaction(
                     isolation, attempts: Self.attempts,
-                    opening: [PostgreSQLStatement(storage.statements.selectHeaderForUpdate)]
+                    opening: [PostgreSQLStatement(storage.statements.selectHeaderForUpdate, prepared: true)]
                 ) { opened in
                     transactionAttempts += 1
                     storage.beginTransaction()
@@ -543,12 +544,12 @@ public final class PostgreSQLHistory<Receiver> {
         _ operation: (inout HistoryEngine<PostgreSQLHistoryStorage>) throws -> Result
     ) throws -> (result: Result, state: UndoState, records: (undo: HistoryRecord?, redo: HistoryRecord?)) {
         do {
-            try storage.execute("SAVEPOINT commandstore_step")
+            try storage.execute("SAVEPOINT commandstore_step", prepared: false)
             let result = try operation(&engine)
             // Written before the release (in its round trip): a later child's rollback to its
             // savepoint rereads the header.
             storage.flush()
-            try storage.execute("RELEASE SAVEPOINT commandstore_step")
+            try storage.execute("RELEASE SAVEPOINT commandstore_step", prepared: false)
             return (result, try engine.state(), try Self.records(engine))
         } catch {
             // The step's unsent writes go with its savepoint.
@@ -570,7 +571,8 @@ public final class PostgreSQLHistory<Receiver> {
 
     /// Tells the listening clients (at commit) that the history changed: the revision on its channel.
     private var announcement: PostgreSQLStatement {
-        PostgreSQLStatement("SELECT pg_notify($1, $2)", [storage.statements.channel, String(storage.revision)])
+        PostgreSQLStatement(
+            "SELECT pg_notify($1, $2)", [storage.statements.channel, String(storage.revision)], prepared: true)
     }
 
     // MARK: - Reading the committed state
@@ -588,7 +590,7 @@ public final class PostgreSQLHistory<Receiver> {
             }
         }
         do {
-            let value = try connection.inTransaction(.repeatableRead) {
+            let value = try connection.inTransaction(.repeatableRead, readOnly: true) {
                 storage.beginTransaction()
                 if try !storage.cacheIsCommitted || storage.committedRevision() != storage.revision {
                     try storage.reload(locking: false)
@@ -620,7 +622,7 @@ public final class PostgreSQLHistory<Receiver> {
     /// After a failed call: rereads what the server says, as far as it can.
     private func rereadStateAfterFailure() {
         do {
-            try connection.inTransaction(.repeatableRead) {
+            try connection.inTransaction(.repeatableRead, readOnly: true) {
                 storage.beginTransaction()
                 try storage.reload(locking: false)
                 setState(try engine.state(), records: (try? Self.records(engine)) ?? (nil, nil))

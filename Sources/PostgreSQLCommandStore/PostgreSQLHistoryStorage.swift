@@ -108,10 +108,16 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
     }
 
     /// Runs a query (after the pending writes, in the same round trip) and returns its rows.
-    func query(_ sql: String, _ parameters: [(any PostgreSQLValue)?] = []) throws(PostgreSQLError) -> [PostgreSQLRow] {
+    ///
+    /// The history's SQL is fixed (``HistoryStatements``): it is prepared once per session, so the
+    /// server plans it once (`prepared: false` for a statement that cannot be prepared, a savepoint).
+    func query(
+        _ sql: String, _ parameters: [(any PostgreSQLValue)?] = [], prepared: Bool = true
+    ) throws(PostgreSQLError) -> [PostgreSQLRow] {
         try run { () throws(PostgreSQLError) in
-            guard !pending.isEmpty else { return try connection.query(sql, parameters) }
-            let statements = pending + [PostgreSQLStatement(sql, parameters)]
+            let statement = PostgreSQLStatement(sql, parameters, prepared: prepared)
+            guard !pending.isEmpty else { return try connection.pipeline([statement]).first ?? [] }
+            let statements = pending + [statement]
             pending.removeAll(keepingCapacity: true)
             let results = try connection.pipeline(statements)
             checkRevision(results)
@@ -120,13 +126,15 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
     }
 
     /// Runs a statement now (after the pending writes, in the same round trip).
-    func execute(_ sql: String, _ parameters: [(any PostgreSQLValue)?] = []) throws(PostgreSQLError) {
-        _ = try query(sql, parameters)
+    func execute(
+        _ sql: String, _ parameters: [(any PostgreSQLValue)?] = [], prepared: Bool = true
+    ) throws(PostgreSQLError) {
+        _ = try query(sql, parameters, prepared: prepared)
     }
 
     /// Keeps a write to send with the next statement (or with the commit).
     func send(later sql: String, _ parameters: [(any PostgreSQLValue)?]) {
-        pending.append(PostgreSQLStatement(sql, parameters))
+        pending.append(PostgreSQLStatement(sql, parameters, prepared: true))
     }
 
     /// Hands over the writes not sent yet (the owner sends them with `COMMIT`, then passes their
@@ -256,8 +264,37 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         guard let row = try query(statements.selectEntry, [sequence]).first else {
             throw StoreError(.corruptDatabase, "\(place) has lost history entry \(position) (sequence \(sequence))")
         }
+        let cached = try cached(from: row, at: position)
+        cache[sequence] = cached
+        return cached
+    }
+
+    /// Reads every entry not cached yet, in one statement: a history's records after another
+    /// client's commit (which empties the cache) cost one round trip, not one per entry.
+    func loadAll() throws {
+        guard (0..<count).contains(where: { cache[sequence(at: $0)] == nil }) else { return }
+        let rows = try query(statements.selectEntries, [base, sequence(at: count)])
+        guard rows.count == count else {
+            throw StoreError(
+                .corruptDatabase, "\(place) holds \(rows.count) history entries where its header counts \(count)")
+        }
+        for (position, row) in rows.enumerated() {
+            let sequence = sequence(at: position)
+            guard try row.decode(Int64.self, at: 10) == sequence else {
+                throw StoreError(
+                    .corruptDatabase, "\(place) has lost history entry \(position) (sequence \(sequence))")
+            }
+            if cache[sequence] == nil { cache[sequence] = try cached(from: row, at: position) }
+        }
+    }
+
+    /// The entry in a row of ``HistoryStatements/selectEntry`` (or ``HistoryStatements/selectEntries``),
+    /// its payload not read.
+    private func cached(from row: PostgreSQLRow, at position: Int) throws -> Cached {
+        let sequence = sequence(at: position)
         guard let version = try row.decode(Int.self, at: 1), let text = try row.decode(String.self, at: 2),
-            let actionText = try row.decode(String.self, at: 3), let significant = try row.decode(Bool.self, at: 5)
+            let actionText = try row.decode(String.self, at: 3), let significant = try row.decode(Bool.self, at: 5),
+            let node = try row.decode(Int64.self, at: 9)
         else {
             throw StoreError(
                 .corruptDatabase, "\(place) has a damaged history entry \(position) (sequence \(sequence))")
@@ -268,18 +305,12 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         let identity = EntryIdentity(
             token: try row.decode(Int64.self, at: 6), recordedAt: try row.decode(Int64.self, at: 7),
             author: try row.decode(String.self, at: 8))
-        guard let node = try row.decode(Int64.self, at: 9) else {
-            throw StoreError(
-                .corruptDatabase, "\(place) has a damaged history entry \(position) (sequence \(sequence))")
-        }
-        let cached = Cached(
+        return Cached(
             entry: Entry(
                 content: .stored(
                     stored,
                     Decoding(commands: commands, path: place, position: position, storage: self, sequence: sequence))),
             stored: stored, identity: identity, node: node)
-        cache[sequence] = cached
-        return cached
     }
 
     /// The entry with its payload read (to run or rewrite it).

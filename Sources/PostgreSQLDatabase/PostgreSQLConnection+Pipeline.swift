@@ -27,7 +27,7 @@ extension PostgreSQLConnection {
     ///   leaves none of them.
     /// - A transaction the pipeline begins (a `BEGIN` among its statements) and a failure after it
     ///   is rolled back before the error is thrown: the connection is left with no transaction open.
-    /// - Inside a transaction that was open before the pipeline (``inTransaction(_:attempts:_:)``,
+    /// - Inside a transaction that was open before the pipeline (``inTransaction(_:readOnly:attempts:_:)``,
     ///   a `BEGIN` sent earlier), a failure leaves that transaction failed, as a failed
     ///   ``execute(_:_:)`` does: its owner rolls it back (or back to a savepoint).
     ///
@@ -46,13 +46,12 @@ extension PostgreSQLConnection {
     ///   anything is sent).
     @discardableResult
     public func pipeline(_ statements: [PostgreSQLStatement]) throws(PostgreSQLError) -> [[PostgreSQLRow]] {
-        guard statements.count > 1 else {
-            // One statement or none: the same round trip without pipeline mode.
-            guard let statement = statements.first else { return [] }
-            let result = try run(statement.sql, texts: try Self.checked(statement.parameterTexts))
-            defer { PQclear(result) }
-            return [Self.rows(of: result)]
+        if statements.count == 1, let statement = statements.first,
+            let rows = try runAlone(statement, texts: try Self.checked(statement.parameterTexts))
+        {
+            return [rows]
         }
+        guard !statements.isEmpty else { return [] }
         try reconnectIfLost()
         var texts: [[String?]] = []
         for (offset, statement) in statements.enumerated() {
@@ -62,16 +61,36 @@ extension PostgreSQLConnection {
         guard PQenterPipelineMode(handle) == 1 else { throw lostOrFailed(nil) }
         roundTrips += 1
         var failure: PostgreSQLError?
-        var sent = 0
+        var sent: [Sent] = []
+        var named: [String: String] = [:]  // Prepared in this pipeline, before the server confirms it.
         for (statement, values) in zip(statements, texts) {
+            var name: String?
+            if statement.isPrepared {
+                name = preparedStatementNames[statement.sql] ?? named[statement.sql]
+                if name == nil {
+                    preparedStatementCount += 1
+                    let new = "commandkit_\(preparedStatementCount)"
+                    guard PQsendPrepare(handle, new, statement.sql, 0, nil) == 1 else {
+                        failure = lostOrFailed(nil)
+                        break
+                    }
+                    sent.append(.preparation(sql: statement.sql, name: new))
+                    named[statement.sql] = new
+                    name = new
+                }
+            }
             let accepted = Self.withParameters(values) { count, values in
-                PQsendQueryParams(handle, statement.sql, count, nil, values, nil, nil, 0)
+                if let name {
+                    PQsendQueryPrepared(handle, name, count, values, nil, nil, 0)
+                } else {
+                    PQsendQueryParams(handle, statement.sql, count, nil, values, nil, nil, 0)
+                }
             }
             guard accepted == 1 else {
                 failure = lostOrFailed(nil)
                 break
             }
-            sent += 1
+            sent.append(.statement)
         }
         // The sync ends the pipeline (and its implicit transaction): sent even after a refused
         // statement, so the ones before it are answered and the pipeline can be left.
@@ -94,18 +113,47 @@ extension PostgreSQLConnection {
         return results
     }
 
-    /// Reads the answers of `count` sent statements and the sync after them, keeping the first
-    /// failure; stops at a lost connection.
-    private func readResults(of count: Int, failure: inout PostgreSQLError?) -> [[PostgreSQLRow]] {
+    /// What a command sent in a pipeline answers.
+    private enum Sent {
+        /// A statement: its rows are returned.
+        case statement
+        /// The preparation of a statement's SQL under a name: remembered once the server confirms it.
+        case preparation(sql: String, name: String)
+    }
+
+    /// Runs one statement without pipeline mode and returns its rows, or `nil` when it must be
+    /// prepared first (which a pipeline does in the same round trip).
+    private func runAlone(
+        _ statement: PostgreSQLStatement, texts: [String?]
+    ) throws(PostgreSQLError) -> [PostgreSQLRow]? {
+        let result: OpaquePointer
+        if statement.isPrepared {
+            try reconnectIfLost()
+            guard let name = preparedStatementNames[statement.sql] else { return nil }
+            result = try runPrepared(name, texts: texts)
+        } else {
+            result = try run(statement.sql, texts: texts)
+        }
+        defer { PQclear(result) }
+        return Self.rows(of: result)
+    }
+
+    /// Reads the answers of the commands sent and the sync after them, keeping the first
+    /// failure; stops at a lost connection. Returns the statements' rows.
+    private func readResults(of sent: [Sent], failure: inout PostgreSQLError?) -> [[PostgreSQLRow]] {
         var results: [[PostgreSQLRow]] = []
-        results.reserveCapacity(count)
-        for _ in 0..<count {
+        results.reserveCapacity(sent.count)
+        for command in sent {
             var rows: [PostgreSQLRow] = []
-            // One result per statement, then NULL.
+            // One result per command, then NULL.
             while let result = PQgetResult(handle) {
                 switch PQresultStatus(result) {
                 case PGRES_COMMAND_OK, PGRES_TUPLES_OK:
-                    rows = Self.rows(of: result)
+                    if case .preparation(let sql, let name) = command {
+                        preparedStatementNames[sql] = name
+                    } else {
+                        rows = Self.rows(of: result)
+                    }
                 case PGRES_PIPELINE_ABORTED:
                     // Skipped: an earlier statement failed, and its error is the one kept.
                     break
@@ -119,7 +167,7 @@ extension PostgreSQLConnection {
                 if failure?.code != .connectionLost { failure = lostOrFailed(nil) }
                 return results
             }
-            results.append(rows)
+            if case .statement = command { results.append(rows) }
         }
         while let result = PQgetResult(handle) {
             let status = PQresultStatus(result)
@@ -137,7 +185,7 @@ extension PostgreSQLConnection {
     private func leavePipelineMode(failure: inout PostgreSQLError?) {
         guard PQstatus(handle) == CONNECTION_OK, PQexitPipelineMode(handle) != 1 else { return }
         let reason = Self.lastError(of: handle)
-        PQreset(handle)
+        reset()
         failure =
             failure
             ?? PostgreSQLError(

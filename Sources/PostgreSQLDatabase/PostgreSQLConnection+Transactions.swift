@@ -21,6 +21,8 @@ extension PostgreSQLConnection {
     ///
     /// - Parameters:
     ///   - isolation: The isolation level (``Isolation/serializable`` by default).
+    ///   - readOnly: Whether the transaction only reads (`READ ONLY`: the server refuses a write
+    ///     in it, and the commit hook is not called for it).
     ///   - attempts: How many times to run `body` before a serialization failure is thrown.
     ///   - body: The work; its result is returned once the commit is acknowledged.
     /// - Returns: What `body` returned in the attempt that committed.
@@ -29,12 +31,13 @@ extension PostgreSQLConnection {
     ///   is thrown), or a serialization failure after `attempts` tries.
     @discardableResult
     public func inTransaction<T>(
-        _ isolation: Isolation = .serializable, attempts: Int = 16, _ body: () throws -> T
+        _ isolation: Isolation = .serializable, readOnly: Bool = false, attempts: Int = 16, _ body: () throws -> T
     ) throws -> T {
-        try inTransaction(isolation, attempts: attempts, opening: []) { _ in (try body(), []) }.value
+        try inTransaction(isolation, readOnly: readOnly, attempts: attempts, opening: []) { _ in (try body(), []) }
+            .value
     }
 
-    /// Runs `body` in a transaction as ``inTransaction(_:attempts:_:)`` does, in fewer round
+    /// Runs `body` in a transaction as ``inTransaction(_:readOnly:attempts:_:)`` does, in fewer round
     /// trips: `BEGIN` is sent in one ``pipeline(_:)`` with the `opening` statements, whose rows
     /// `body` receives, and `COMMIT` in one pipeline with the `closing` statements `body` returns.
     ///
@@ -53,32 +56,34 @@ extension PostgreSQLConnection {
     /// }
     /// ```
     ///
-    /// Everything ``inTransaction(_:attempts:_:)`` promises holds: a serialization failure or a
+    /// Everything ``inTransaction(_:readOnly:attempts:_:)`` promises holds: a serialization failure or a
     /// deadlock, in the opening, in `body`, in the closing statements or at the commit, runs the
     /// whole transaction again (the opening included, and `body` with the new rows); any other
     /// failure rolls it back and is thrown; the connection is left with no transaction open.
     ///
     /// - Parameters:
     ///   - isolation: The isolation level (``Isolation/serializable`` by default).
+    ///   - readOnly: Whether the transaction only reads (`READ ONLY`; no commit hook).
     ///   - attempts: How many times to run the transaction before a serialization failure is thrown.
     ///   - opening: The statements sent with `BEGIN`, inside the transaction.
     ///   - body: The work, given the opening statements' rows; returns its value and the statements
     ///     to send with `COMMIT` (run before it, inside the transaction).
     /// - Returns: What `body` returned in the attempt that committed, and the closing statements'
     ///   rows.
-    /// - Throws: As ``inTransaction(_:attempts:_:)``; a failing opening or closing statement's
+    /// - Throws: As ``inTransaction(_:readOnly:attempts:_:)``; a failing opening or closing statement's
     ///   ``PostgreSQLError`` (nothing is committed then).
     @discardableResult
     public func inTransaction<T>(
-        _ isolation: Isolation = .serializable, attempts: Int = 16, opening: [PostgreSQLStatement],
+        _ isolation: Isolation = .serializable, readOnly: Bool = false, attempts: Int = 16,
+        opening: [PostgreSQLStatement],
         _ body: (_ opened: [[PostgreSQLRow]]) throws -> (value: T, closing: [PostgreSQLStatement])
     ) throws -> (value: T, closed: [[PostgreSQLRow]]) {
+        let begin = "BEGIN ISOLATION LEVEL \(isolation.rawValue)" + (readOnly ? " READ ONLY" : "")
         var attempt = 1
         while true {
             do {
                 // A failure here leaves no transaction: the pipeline rolls back the one it began.
-                let opened = try pipeline(
-                    [PostgreSQLStatement("BEGIN ISOLATION LEVEL \(isolation.rawValue)")] + opening)
+                let opened = try pipeline([PostgreSQLStatement(begin)] + opening)
                 let outcome: (value: T, closing: [PostgreSQLStatement])
                 do {
                     outcome = try body(Array(opened.dropFirst()))
@@ -88,16 +93,39 @@ extension PostgreSQLConnection {
                 }
                 let closed: [[PostgreSQLRow]]
                 do {
-                    closed = try pipeline(outcome.closing + [PostgreSQLStatement("COMMIT")])
+                    closed = try commit(outcome.closing, callingHook: !readOnly)
                 } catch {
                     rollbackIgnoringErrors()
                     throw error
                 }
-                return (outcome.value, Array(closed.dropLast()))
+                return (outcome.value, closed)
             } catch let error as PostgreSQLError where error.code == .serializationFailure && attempt < attempts {
                 attempt += 1
             }
         }
+    }
+
+    /// Calls `hook` before each commit of a read-write transaction on this connection
+    /// (``inTransaction(_:readOnly:attempts:_:)``, a durable history's change), inside the
+    /// transaction: its statements have run (but those sent with the commit) and its locks are held.
+    ///
+    /// For instrumentation and tests: a test can pause a process inside its write transaction
+    /// (the hook waits for a signal from the test), which makes a race between processes
+    /// deterministic, or kill it there. The hook must not use the connection.
+    ///
+    /// - Parameter hook: The hook, replacing any earlier one; `nil` removes it.
+    public func setCommitHook(_ hook: (() -> Void)?) {
+        commitHook = hook
+    }
+
+    /// Commits the transaction open on the session, sending `closing` (run first, inside it) with
+    /// `COMMIT` in one round trip, after the commit hook (of a read-write transaction); returns the
+    /// closing statements' rows. On a failure the transaction is left to its owner, which rolls it back.
+    package func commit(
+        _ closing: [PostgreSQLStatement], callingHook: Bool = true
+    ) throws(PostgreSQLError) -> [[PostgreSQLRow]] {
+        if callingHook { commitHook?() }
+        return Array(try pipeline(closing + [PostgreSQLStatement("COMMIT")]).dropLast())
     }
 
     /// Whether a transaction is open on the session (failed or not). `false` once a failed commit

@@ -71,6 +71,14 @@ public final class PostgreSQLConnection {
     /// statement run alone, one per ``pipeline(_:)``. Tests count a call's round trips with it.
     package internal(set) var roundTrips = 0
 
+    /// The names of the statements prepared on the current session (``PostgreSQLStatement/isPrepared``),
+    /// by SQL text; emptied when the session is replaced (``reconnectIfLost()``).
+    var preparedStatementNames: [String: String] = [:]
+    /// How many statements this connection has prepared: the next one's name is made from it.
+    var preparedStatementCount = 0
+    /// Called before each commit of a read-write transaction (``setCommitHook(_:)``).
+    var commitHook: (() -> Void)?
+
     /// The server process serving this connection (`pg_backend_pid()`), 0 while disconnected.
     public var serverProcessID: Int32 { PQbackendPID(handle) }
 
@@ -124,9 +132,19 @@ public final class PostgreSQLConnection {
     /// (the caller clears it).
     func run(_ sql: String, texts: [String?]) throws(PostgreSQLError) -> OpaquePointer {
         try reconnectIfLost()
-        let result: OpaquePointer? = Self.withParameters(texts) { count, values in
-            PQexecParams(handle, sql, count, nil, values, nil, nil, 0)
-        }
+        return try result(
+            Self.withParameters(texts) { count, values in PQexecParams(handle, sql, count, nil, values, nil, nil, 0) })
+    }
+
+    /// Runs the statement prepared under `name` on this session with its parameters' checked
+    /// texts, and returns its successful result (the caller clears it).
+    func runPrepared(_ name: String, texts: [String?]) throws(PostgreSQLError) -> OpaquePointer {
+        try result(
+            Self.withParameters(texts) { count, values in PQexecPrepared(handle, name, count, values, nil, nil, 0) })
+    }
+
+    /// The successful result of a statement just run, or the error it stands for.
+    private func result(_ result: OpaquePointer?) throws(PostgreSQLError) -> OpaquePointer {
         roundTrips += 1
         guard let result else {
             throw lostOrFailed(nil)
@@ -171,12 +189,18 @@ public final class PostgreSQLConnection {
     /// Connects again after the connection broke; a no-op on a healthy one.
     func reconnectIfLost() throws(PostgreSQLError) {
         guard PQstatus(handle) != CONNECTION_OK else { return }
-        PQreset(handle)
+        reset()
         guard PQstatus(handle) == CONNECTION_OK else {
             throw PostgreSQLError(
                 .connectionLost,
                 "lost the connection to \(displayName) and cannot connect again: \(Self.lastError(of: handle))")
         }
+    }
+
+    /// Replaces the session with a new one, which has none of the old one's prepared statements.
+    func reset() {
+        preparedStatementNames.removeAll()
+        PQreset(handle)
     }
 
     /// The error a failed result (or a missing one) stands for.
@@ -189,6 +213,10 @@ public final class PostgreSQLConnection {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
         let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
         let message = primary ?? String(cString: PQresultErrorMessage(result))
+        if state == "26000" {
+            // A prepared statement is gone (DEALLOCATE by hand): prepare every one again.
+            preparedStatementNames.removeAll()
+        }
         let code: PostgreSQLError.Code =
             switch state {
             case "40001", "40P01": .serializationFailure

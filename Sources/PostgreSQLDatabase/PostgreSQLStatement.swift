@@ -11,15 +11,25 @@ public struct PostgreSQLStatement: Sendable, Hashable {
     /// The text forms of the values of `$1`, `$2`, … (``PostgreSQLValue/postgreSQLText``), as
     /// they are sent; `nil` binds `NULL`.
     public var parameterTexts: [String?]
+    /// Whether the connection prepares the statement once per session and runs the prepared form
+    /// from then on, so the server parses and plans its SQL once, not at every run.
+    ///
+    /// For fixed SQL run often (a history's reads and writes); not for SQL assembled anew each
+    /// time, which would fill the session with statements used once. The preparation travels in
+    /// the same round trip as the statement's first run. Not for a server reached through a pooler
+    /// in transaction mode, which may hand each transaction another session.
+    public var isPrepared: Bool
 
     /// Creates a statement.
     ///
     /// - Parameters:
     ///   - sql: One SQL statement.
     ///   - parameters: The values of `$1`, `$2`, …; `nil` binds `NULL`.
-    public init(_ sql: String, _ parameters: [(any PostgreSQLValue)?] = []) {
+    ///   - prepared: Whether the connection prepares it once per session (``isPrepared``).
+    public init(_ sql: String, _ parameters: [(any PostgreSQLValue)?] = [], prepared: Bool = false) {
         self.sql = sql
         parameterTexts = parameters.map { $0?.postgreSQLText }
+        isPrepared = prepared
     }
 }
 #endif

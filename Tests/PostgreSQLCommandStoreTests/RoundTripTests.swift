@@ -1,4 +1,5 @@
 #if PostgreSQL
+import CommandKit
 import CommandStore
 @testable import PostgreSQLCommandStore
 import PostgreSQLDatabase
@@ -50,6 +51,36 @@ struct RoundTripTests {
         #expect(other.history.revision == history.revision)
         try other.history.undo()
         #expect(try other.lines.lines() == ["first", "a", "c"] && history.undoText == "Add Line")
+    }
+
+    /// Another client's commit empties a reader's cache: its next ``PostgreSQLHistory/records()``
+    /// reads every entry in one statement, so it costs as many round trips for 40 steps as for 4
+    /// (six: BEGIN, the revision, the header, the undo and redo records, the entries, COMMIT less
+    /// what the pipeline joins).
+    @Test func recordsAfterAnotherClientsCommitCostTheSameRoundTripsWhateverTheLength() throws {
+        let database = try PostgreSQLTestServer.Database()
+        defer { database.drop() }
+        let writer = try Client(database)
+        let reader = try Client(database)
+        var costs: [Int] = []
+        for length in [4, 40] {
+            while writer.history.count < length - 1 {
+                try writer.history.push(PostgreSQLLine(line: "\(writer.history.count)"))
+            }
+            _ = try reader.history.records()
+            try writer.history.push(PostgreSQLLine(line: "last"))
+            var read: (records: [HistoryRecord], nodes: [HistoryNode.ID], index: Int, revision: Int)?
+            costs.append(try Self.roundTrips(on: reader.history.connection) { read = try reader.history.records() })
+            #expect(read?.records.count == length && read?.index == length && read?.records.last?.text == "Add last")
+            #expect(read?.nodes.count == length && read?.revision == writer.history.revision)
+        }
+        #expect(costs[0] == costs[1] && costs[0] <= 6, "round trips for 4 and 40 steps: \(costs)")
+        // Opening a client on the 40 steps reads the header and two records, not every entry.
+        let lines = try PostgreSQLLines(connection: try database.connect())
+        let opening = try Self.roundTrips(on: lines.connection) {
+            _ = try PostgreSQLHistory(connection: lines.connection, receiver: lines, registry: PostgreSQLLines.registry)
+        }
+        #expect(opening <= 6, "round trips to open a history of 40 steps: \(opening)")
     }
 
     /// The entry's INSERT, sent with COMMIT, fails (a trigger refuses it): the push reports the

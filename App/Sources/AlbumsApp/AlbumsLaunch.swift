@@ -44,10 +44,7 @@ enum AlbumsLaunch {
         var commands: [any AppCommand] = [
             LaunchCommand.onMainActor("open-library") { _ in
                 let session = try location.open()
-                if case .file = location {
-                    TestCommitGate.installIfRequested(
-                        on: try session.database, environment: ProcessInfo.processInfo.environment)
-                }
+                try TestCommitGate.installIfRequested(on: session, environment: ProcessInfo.processInfo.environment)
                 state.session = session
             },
             LaunchCommand.onMainActor("seed-defaults", dependsOn: ["open-library"]) { _ in

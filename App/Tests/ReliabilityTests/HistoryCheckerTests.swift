@@ -94,6 +94,18 @@ import Testing
             })
     }
 
+    /// On a server too the gates' order is the revision order: the gate holds a change inside its
+    /// transaction, the history's header locked, as it holds the write lock of a file.
+    @Test(.enabled(if: Self.serverURL != nil || ProcessInfo.processInfo.environment["CI"] == "true"))
+    func theCommitGatesOrderIsTheRevisionOrderOnPostgreSQL() async throws {
+        let url = try #require(Self.serverURL, "COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)")
+        let record = try await CheckerRound(
+            albums: ChildProcess.productsFolder.appendingPathComponent("albums").path, seed: 0x6A7E_0028,
+            processes: 4, operationsPerProcess: 8, orderedByGate: true, serverURL: url
+        ).run()
+        try Self.expectGatesOrderIsRevisionOrder(record)
+    }
+
     static var serverURL: String? { ProcessInfo.processInfo.environment["COMMANDKIT_POSTGRES_URL"] }
     #endif
 
@@ -192,6 +204,12 @@ import Testing
         let record = try await CheckerRound(
             albums: albums, seed: 0x6A7E_0021, processes: 4, operationsPerProcess: 8, orderedByGate: true
         ).run()
+        try Self.expectGatesOrderIsRevisionOrder(record)
+    }
+
+    /// The round's commits in gate order are in revision order, and the round checks clean ordered
+    /// either way.
+    static func expectGatesOrderIsRevisionOrder(_ record: CheckerRound.Record) throws {
         let decoder = JSONDecoder()
         let orders = try record.runs.filter { $0.result.status == 0 }.map { run in
             let printed = try decoder.decode(LibraryModel.Result.self, from: Data(run.result.output.utf8))

@@ -207,7 +207,7 @@ struct PostgreSQLAlbums {
 
     /// Runs `body` in one snapshot of the library (a read-only transaction).
     func inOneSnapshot(_ body: () throws -> Void) throws {
-        try connection.inTransaction(.repeatableRead) { try body() }
+        try connection.inTransaction(.repeatableRead, readOnly: true) { try body() }
     }
 
     // MARK: - The application's state
