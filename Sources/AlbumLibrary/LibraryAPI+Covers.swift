@@ -1,10 +1,10 @@
 public import Foundation
 import SQLiteDatabase
 
-// Cover images (schema version 4, LibraryFile+Covers.swift). An album's image is in `album_cover`
-// while the album is in the library; a step that takes it away (a removal, a replacement, a
-// delete) moves it to `kept_cover` under the step's slot, and its undo moves it back: a swap of
-// owners, so the image's bytes are written once, when it is first stored.
+// Cover images (schema version 4, LibraryFile+Covers.swift; on a server, PostgreSQLAlbums+Covers).
+// An album's image is in `album_cover` while the album is in the library; a step that takes it
+// away (a removal, a replacement, a delete) moves it to `kept_cover` under the step's slot, and its
+// undo moves it back: a swap of owners, so the image's bytes are written once, when first stored.
 
 extension LibraryAPI {
     /// What the library stores about the cover image of the album with `id`, without its bytes.
@@ -13,6 +13,9 @@ extension LibraryAPI {
     /// - Returns: The summary, or `nil` when the album has no stored cover (or is not in the library).
     /// - Throws: `DatabaseError` if the library cannot be read.
     public func coverSummary(of id: UUID) throws -> CoverSummary? {
+        #if PostgreSQL
+        if let server { return try server.coverSummary(of: id) }
+        #endif
         guard let image = try shownImage(of: id) else { return nil }
         return try summary(ofImage: image)
     }
@@ -23,6 +26,9 @@ extension LibraryAPI {
     /// - Returns: The image, or `nil` when the album has none.
     /// - Throws: `DatabaseError` if the library cannot be read.
     public func cover(of id: UUID) throws -> CoverImage? {
+        #if PostgreSQL
+        if let server { return try server.cover(of: id) }
+        #endif
         guard let image = try shownImage(of: id),
             let row = try database.fetchOne(
                 "SELECT media_type, sha256, bytes FROM cover_image WHERE id = ?", [image])
@@ -38,13 +44,15 @@ extension LibraryAPI {
     /// - Parameter ids: Album ids.
     /// - Returns: The summaries, by album id; absent for an album without a stored cover.
     /// - Throws: `DatabaseError` if the library cannot be read.
-    /// - Complexity: One statement when no album has a stored cover, else one index look-up per id.
+    /// - Complexity: One statement when no album has a stored cover, else one index look-up per id
+    ///   (on a server, one statement).
     public func coverSummaries(of ids: [UUID]) throws -> [UUID: CoverSummary] {
         var found: [UUID: CoverSummary] = [:]
+        guard !ids.isEmpty else { return found }
         #if PostgreSQL
-        if server != nil { return found }
+        if let server { return try server.coverSummaries(of: ids) }
         #endif
-        guard !ids.isEmpty, try database.fetchOne("SELECT 1 FROM album_cover LIMIT 1") != nil else { return found }
+        guard try database.fetchOne("SELECT 1 FROM album_cover LIMIT 1") != nil else { return found }
         let statement = try database.cachedStatement(
             """
             SELECT media_type, sha256, byte_count FROM album_cover JOIN cover_image ON cover_image.id = album_cover.image
@@ -63,6 +71,9 @@ extension LibraryAPI {
     /// Stores `image` under `slot` for the album with `albumID`, not shown yet: the step that
     /// sets it swaps it in (``swapCover(of:withKept:)``).
     func keep(_ image: CoverImage, in slot: UUID, for albumID: UUID) throws {
+        #if PostgreSQL
+        if let server { return try server.keep(image, in: slot, for: albumID) }
+        #endif
         try database.execute(
             "INSERT INTO cover_image (media_type, sha256, byte_count, bytes) VALUES (?, ?, ?, ?)",
             [image.mediaType, image.hash, image.bytes.count, image.bytes])
@@ -74,6 +85,9 @@ extension LibraryAPI {
     /// Exchanges the album's shown cover with the one kept under `slot` for it (either may be
     /// absent): a cover step's redo and undo, and a delete's.
     func swapCover(of albumID: UUID, withKept slot: UUID) throws {
+        #if PostgreSQL
+        if let server { return try server.swapCover(of: albumID, withKept: slot) }
+        #endif
         let shown = try shownImage(of: albumID)
         let kept = try database.fetchOne(
             "SELECT image FROM kept_cover WHERE slot = ? AND album_id = ?", [slot.uuidString, albumID.uuidString]
@@ -93,19 +107,25 @@ extension LibraryAPI {
 
     /// Whether the album with `id` shows a cover now.
     func hasCover(_ id: UUID) throws -> Bool {
-        try shownImage(of: id) != nil
+        #if PostgreSQL
+        if let server { return try server.coverSummary(of: id) != nil }
+        #endif
+        return try shownImage(of: id) != nil
     }
 
     /// Whether any album shows a stored cover.
     func hasAnyCover() throws -> Bool {
         #if PostgreSQL
-        if server != nil { return false }
+        if let server { return try server.hasAnyCover() }
         #endif
         return try database.fetchOne("SELECT 1 FROM album_cover LIMIT 1") != nil
     }
 
     /// Moves every shown cover under `slot` (a replacement sets the library's albums aside).
     func setAsideCovers(_ slot: UUID) throws {
+        #if PostgreSQL
+        if let server { return try server.setAsideCovers(slot) }
+        #endif
         try database.execute(
             "INSERT INTO kept_cover (slot, album_id, image) SELECT ?, album_id, image FROM album_cover",
             [slot.uuidString])
@@ -114,6 +134,9 @@ extension LibraryAPI {
 
     /// Shows again every cover kept under `slot` (undoing a replacement).
     func restoreCovers(_ slot: UUID) throws {
+        #if PostgreSQL
+        if let server { return try server.restoreCovers(slot) }
+        #endif
         try database.execute(
             "INSERT INTO album_cover (album_id, image) SELECT album_id, image FROM kept_cover WHERE slot = ?",
             [slot.uuidString])
@@ -122,17 +145,17 @@ extension LibraryAPI {
 
     /// Deletes the images kept under `slot`: the step that kept them left the history.
     func discardKeptCovers(_ slot: UUID) throws {
+        #if PostgreSQL
+        if let server { return try server.discardKeptCovers(slot) }
+        #endif
         try database.execute(
             "DELETE FROM cover_image WHERE id IN (SELECT image FROM kept_cover WHERE slot = ?)", [slot.uuidString])
         try database.execute("DELETE FROM kept_cover WHERE slot = ?", [slot.uuidString])
     }
 
+    /// The shown image's row in a library file (a server's is read by its own queries).
     private func shownImage(of id: UUID) throws -> Int64? {
-        #if PostgreSQL
-        // A library on a server stores no images (cover set is refused there).
-        if server != nil { return nil }
-        #endif
-        return try database.fetchOne("SELECT image FROM album_cover WHERE album_id = ?", [id.uuidString])?
+        try database.fetchOne("SELECT image FROM album_cover WHERE album_id = ?", [id.uuidString])?
             .decode(Int64.self, at: 0)
     }
 

@@ -31,11 +31,9 @@ extension LibraryAPI {
         let keys = albums.map(DuplicateKey.init)
         let titles = Set(keys.map(\.title))
         var present = Set<DuplicateKey>()
-        // The search text starts with the folded title and a line feed (SearchText.of).
-        let statement = try database.cachedStatement("SELECT search_text, title, artist, year FROM album")
-        try statement.readEachRow { columns in
-            let text = try columns.text(at: 0)
-            let title = try columns.text(at: 1)
+        // Notes the album in a row when its folded title is among the list's.
+        func note(searchText text: String, title: String, artist: String, year: Int?) {
+            // The search text starts with the folded title and a line feed (SearchText.of).
             let folded: String
             if !title.utf8.contains(10), let end = text.utf8.firstIndex(of: 10) {
                 folded = String(text[..<end])
@@ -43,10 +41,9 @@ extension LibraryAPI {
                 folded = SearchText.folded(title)
             }
             guard titles.contains(folded) else { return }
-            let year = columns.isNull(at: 3) ? nil : Int(try columns.integer(at: 3))
-            present.insert(
-                DuplicateKey(title: folded, artist: SearchText.folded(try columns.text(at: 2)), year: year))
+            present.insert(DuplicateKey(title: folded, artist: SearchText.folded(artist), year: year))
         }
+        try forEachDuplicateCandidate(titled: titles, note)
         var kept: [(index: Int, album: Album)] = []
         var skipped: [Album] = []
         kept.reserveCapacity(albums.count)
@@ -62,11 +59,37 @@ extension LibraryAPI {
 }
 
 extension LibraryAPI {
+    /// Calls `body` with the search text, title, artist and year of the albums whose folded title
+    /// may be among `titles`: every album of a file (one pass over its rows), on a server only
+    /// those, read in one statement.
+    private func forEachDuplicateCandidate(
+        titled titles: Set<String>,
+        _ body: (_ searchText: String, _ title: String, _ artist: String, _ year: Int?) -> Void
+    ) throws {
+        #if PostgreSQL
+        if let server {
+            for row in try server.duplicateCandidates(titled: titles) {
+                body(row.searchText, row.title, row.artist, row.year)
+            }
+            return
+        }
+        #endif
+        let statement = try database.cachedStatement("SELECT search_text, title, artist, year FROM album")
+        try statement.readEachRow { columns in
+            body(
+                try columns.text(at: 0), try columns.text(at: 1), try columns.text(at: 2),
+                columns.isNull(at: 3) ? nil : Int(try columns.integer(at: 3)))
+        }
+    }
+
     /// The first album staged under `batch` whose id is already in the library: its place in the
     /// batch (0-based) and its id.
     ///
     /// - Throws: `DatabaseError`.
     func firstClash(inBatch batch: UUID) throws -> (seq: Int, id: String)? {
+        #if PostgreSQL
+        if let server { return try server.firstClash(inBatch: batch) }
+        #endif
         guard
             let clash = try database.fetchOne(
                 "SELECT b.seq, b.id FROM import_batch b JOIN album a ON a.id = b.id WHERE b.batch = ? ORDER BY b.seq LIMIT 1",

@@ -19,6 +19,12 @@ extension LibraryAPI {
     /// - Complexity: O(*m*) for *m* albums.
     public func stageImport(_ albums: [Album], progress: ((Int) -> Void)? = nil) throws -> UUID {
         let batch = UUID()
+        #if PostgreSQL
+        if let server {
+            try server.stage(albums, in: batch, progress: progress)
+            return batch
+        }
+        #endif
         let statement = try database.cachedStatement(
             """
             INSERT INTO import_batch (batch, seq, id, title, artist, genre, year, cover, search_text)
@@ -42,6 +48,9 @@ extension LibraryAPI {
     /// - Parameter batch: The import's batch.
     /// - Throws: `DatabaseError`.
     func discardStagedImport(_ batch: UUID) throws {
+        #if PostgreSQL
+        if let server { return try server.discardBatch(batch, in: .importBatch) }
+        #endif
         try database.execute("DELETE FROM import_batch WHERE batch = ?", [batch.uuidString])
     }
 
@@ -49,14 +58,15 @@ extension LibraryAPI {
     ///
     /// - Throws: `DatabaseError`.
     public func stagedImportCount() throws -> Int {
-        try database.fetchOne("SELECT count(*) FROM import_batch")?.decode(Int.self, at: 0) ?? 0
+        #if PostgreSQL
+        if let server { return try server.stagedCount(in: .importBatch) }
+        #endif
+        return try database.fetchOne("SELECT count(*) FROM import_batch")?.decode(Int.self, at: 0) ?? 0
     }
 
     /// Moves a staged batch to the end of the library, in order, and empties the batch.
     func unstageImport(_ batch: UUID, expectedCount: Int) throws {
-        let staged =
-            try database.fetchOne("SELECT count(*) FROM import_batch WHERE batch = ?", [batch.uuidString])?
-            .decode(Int.self, at: 0) ?? 0
+        let staged = try stagedCount(in: .importBatch, batch: batch)
         guard staged == expectedCount else {
             throw LibraryError(.storage, "cannot import: \(staged) of \(expectedCount) albums are staged")
         }
@@ -77,6 +87,9 @@ extension LibraryAPI {
     /// Appends the albums kept under `batch` in `table` to the end of the library, in order, and
     /// empties the batch: an import's redo and a replacement's undo.
     func moveBatchToEnd(_ batch: UUID, from table: BatchTable) throws {
+        #if PostgreSQL
+        if let server { return try server.moveBatchToEnd(batch, from: table, gap: Self.keyGap) }
+        #endif
         let last = try database.fetchOne("SELECT max(sort_key) FROM album")?.decode(Int64?.self, at: 0) ?? 0
         // The table's name is one of the two constants above; every value is bound.
         try database.execute(
@@ -90,11 +103,27 @@ extension LibraryAPI {
         try database.execute("DELETE FROM \(table.rawValue) WHERE batch = ?", [batch.uuidString])
     }
 
+    /// The number of albums kept under `batch` in `table`.
+    func stagedCount(in table: BatchTable, batch: UUID) throws -> Int {
+        #if PostgreSQL
+        if let server { return try server.stagedCount(in: table, batch: batch) }
+        #endif
+        // The table's name is one of BatchTable's two constants; every value is bound.
+        return try database.fetchOne("SELECT count(*) FROM \(table.rawValue) WHERE batch = ?", [batch.uuidString])?
+            .decode(Int.self, at: 0) ?? 0
+    }
+
     /// Moves `count` albums from `first` on back into a batch (undoing an import).
     func restageImport(_ batch: UUID, from first: Int, count: Int) throws {
         guard count > 0 else { return }
         let start = try located(at: first)
         _ = try located(at: first + count - 1)
+        #if PostgreSQL
+        if let server {
+            return try Self.expect(
+                try server.restage(batch, fromKey: start.sortKey, count: count) == count, "undo Import")
+        }
+        #endif
         try database.execute(
             """
             INSERT INTO import_batch (batch, seq, id, title, artist, genre, year, cover, search_text)

@@ -7,6 +7,13 @@ extension LibraryAPI {
     ///
     /// - Returns: How many albums were set aside.
     func setAsideAlbums(_ batch: UUID) throws -> Int {
+        #if PostgreSQL
+        if let server {
+            let count = try server.setAsideAlbums(batch)
+            try server.setAsideCovers(batch)
+            return count
+        }
+        #endif
         let count = try count()
         try database.execute(
             """
@@ -23,9 +30,7 @@ extension LibraryAPI {
 
     /// Moves the albums set aside under `batch` back into the library, at its end, in order.
     func restoreAlbums(_ batch: UUID, expectedCount: Int) throws {
-        let kept =
-            try database.fetchOne("SELECT count(*) FROM replaced_album WHERE batch = ?", [batch.uuidString])?
-            .decode(Int.self, at: 0) ?? 0
+        let kept = try stagedCount(in: .replacedAlbum, batch: batch)
         try Self.expect(kept == expectedCount, "undo Replace")
         try moveBatchToEnd(batch, from: .replacedAlbum)
         try restoreCovers(batch)
@@ -34,6 +39,13 @@ extension LibraryAPI {
     /// Deletes what a replacement keeps outside the library: the albums it set aside (while done)
     /// or its new albums, staged again (while undone).
     func discardReplacement(_ batch: UUID) throws {
+        #if PostgreSQL
+        if let server {
+            try server.discardBatch(batch, in: .replacedAlbum)
+            try server.discardBatch(batch, in: .importBatch)
+            return try server.discardKeptCovers(batch)
+        }
+        #endif
         try database.execute("DELETE FROM replaced_album WHERE batch = ?", [batch.uuidString])
         try database.execute("DELETE FROM import_batch WHERE batch = ?", [batch.uuidString])
         try discardKeptCovers(batch)

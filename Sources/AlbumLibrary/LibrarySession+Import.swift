@@ -31,12 +31,11 @@ extension LibrarySession {
     ) throws -> ImportOutcome {
         var outcome: ImportOutcome?
         if dryRun {
-            try database.inTransaction(.immediate) {
+            try inRolledBackTransaction {
                 let staged = try stageNewAlbums(albums, keepingDuplicates: keepingDuplicates, progress: nil)
                 outcome = ImportOutcome(
                     command: nil, albums: staged.kept, skipped: staged.skipped,
                     firstPosition: try library.count() + 1)
-                return .rollback
             }
         } else {
             let command = try push {
@@ -51,6 +50,18 @@ extension LibrarySession {
         }
         guard let outcome else { preconditionFailure("the import's transaction returned without deciding") }
         return outcome
+    }
+
+    /// Runs `body` in a write transaction rolled back at its end: a dry run decides as the change
+    /// would, from what is committed then, and writes nothing.
+    private func inRolledBackTransaction(_ body: () throws -> Void) throws {
+        #if PostgreSQL
+        if let server = library.server { return try server.inRolledBackTransaction(body) }
+        #endif
+        try database.inTransaction(.immediate) {
+            try body()
+            return .rollback
+        }
     }
 
     /// Stages the albums to import in a new batch, inside the caller's transaction.

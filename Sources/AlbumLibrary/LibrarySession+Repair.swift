@@ -35,10 +35,20 @@ extension LibrarySession {
     ///
     /// - Returns: The step set aside.
     /// - Throws: ``LibraryError/Code/nothingToChange`` when every step applies (nothing is
-    ///   written), or a storage error.
+    ///   written), ``LibraryError/Code/unsupported`` for a library on a PostgreSQL server, or a
+    ///   storage error.
     /// - Complexity: O(*k*) steps run (and rolled back) for the *k*-th step from the current state.
     @discardableResult
     public func repairHistory() throws -> RepairedStep {
+        #if PostgreSQL
+        if library.server != nil {
+            throw LibraryError(
+                .unsupported,
+                "\(path) is a library on a PostgreSQL server, whose history cannot be "
+                    + "repaired by albums yet: a step that no longer applies (its tables changed outside albums) is "
+                    + "refused by undo and redo, and changes nothing")
+        }
+        #endif
         var repaired: RepairedStep?
         let database = try database
         guard let history = history as? DurableHistory<LibraryAPI> else {

@@ -15,7 +15,9 @@ public struct LibraryStatistics: Sendable, Hashable, Encodable {
     public var albumsWithoutYear: Int
     /// The number of steps in the history (the current branch's path).
     public var historySteps: Int
-    /// The bytes the library file and its write-ahead log take on disk.
+    /// The bytes the library file and its write-ahead log take on disk; for a library on a
+    /// PostgreSQL server, the bytes its tables (the history's included) take on the server, with
+    /// their indexes and out-of-line values.
     public var bytesOnDisk: Int
 
     /// Creates statistics.

@@ -28,6 +28,7 @@ import Testing
         "LibraryAPI+Streaming.swift: Self.columns": "a static list of column names",
         "PostgreSQLAlbums.swift: Self.columns": "a static list of column names",
         "LibraryAPI+ImportStaging.swift: table.rawValue": "BatchTable's raw values: import_batch, replaced_album",
+        "PostgreSQLAlbums+Imports.swift: table.rawValue": "BatchTable's raw values: import_batch, replaced_album",
         "PostgreSQLConnection+Transactions.swift: isolation.rawValue":
             "Isolation's raw values: READ COMMITTED, REPEATABLE READ, SERIALIZABLE",
         "HistoryStatements.swift: header":

@@ -1,8 +1,8 @@
 #if PostgreSQL
 public import PostgreSQLDatabase
 
-// A library on a PostgreSQL server: the albums and their history only, for now. What needs the
-// library file (covers, imports, bulk changes, the search index, statistics, the app's state) is
+// A library on a PostgreSQL server: the albums, their covers, imports and replacements, and their
+// history. What still needs the library file (bulk changes, the search index, sorted listings) is
 // refused there with one line (``LibraryError/Code/unsupported``), through ``LibraryAPI/database``.
 
 extension LibraryAPI {
@@ -24,9 +24,10 @@ extension LibraryAPI {
     static func notOnServer(_ server: PostgreSQLAlbums) -> LibraryError {
         LibraryError(
             .unsupported,
-            "\(server.connection.displayName) is a library on a PostgreSQL server, which keeps albums and their "
-                + "history (list in library order, show, add, edit, delete, move, undo, redo, history, export); "
-                + "searches, sorted listings, covers, imports, bulk changes and statistics need a library file for now")
+            "\(server.connection.displayName) is a library on a PostgreSQL server, which keeps albums, their "
+                + "covers and their history (list in library order, show, add, edit, delete, move, import, covers, "
+                + "undo, redo, history, stats, export); searches, sorted listings and bulk changes need a library "
+                + "file for now")
     }
 }
 #endif

@@ -30,7 +30,7 @@ extension LibrarySession {
     }
 
     /// Opens the library in the database a connection string names (``create(postgreSQL:)``
-    /// made it).
+    /// made it), bringing its tables up to this program's version first when an older one made them.
     ///
     /// - Parameters:
     ///   - connectionString: A libpq connection string.
@@ -57,6 +57,9 @@ extension LibrarySession {
         let library = LibraryAPI(postgreSQL: connection)
         let history: PostgreSQLHistory<LibraryAPI>
         do {
+            // A library an older program made gets this program's tables first (`create` does the
+            // same; the history's initializer migrates its own). Once: a current one is only read.
+            if version < PostgreSQLAlbums.schema.version { try connection.migrate(PostgreSQLAlbums.schema) }
             history = try PostgreSQLHistory(
                 connection: connection, receiver: library, registry: LibraryAPI.commandRegistry,
                 tablePrefix: postgreSQLHistoryPrefix, keepsBranches: true)

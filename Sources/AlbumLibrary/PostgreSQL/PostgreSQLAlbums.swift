@@ -36,8 +36,73 @@ struct PostgreSQLAlbums {
                     "CREATE INDEX album_by_search_text ON album (search_text text_pattern_ops)",
                     // The application's own state, outside the history (LibraryAPI+AppState).
                     "CREATE TABLE app_state (key text PRIMARY KEY, value text)",
-                ])
+                ]),
+            PostgreSQLMigration(version: 2, name: "covers and imports", statements: coversAndImports),
         ])
+
+    /// Version 2: what imports, replacements and cover images keep outside the albums, as a
+    /// library file's versions 2 to 4 do (`LibraryFile+Search`, `LibraryFile+Covers`).
+    ///
+    /// `import_batch` holds an import's albums while its step is undone (and a replacement's new
+    /// ones), `replaced_album` the albums a replacement set aside, each under its step's batch id
+    /// in file order (`seq`). `cover_image` holds each stored image once (`bytea`), `album_cover`
+    /// the image an album shows, `kept_cover` the images history steps keep for their undo or redo
+    /// under the step's slot: every image has one owner, and a change moves the owner, not the bytes.
+    static let coversAndImports = [
+        """
+        CREATE TABLE import_batch (
+            batch text NOT NULL,
+            seq integer NOT NULL,
+            id text NOT NULL,
+            title text NOT NULL,
+            artist text NOT NULL,
+            genre text NOT NULL DEFAULT '',
+            year integer,
+            cover text,
+            search_text text NOT NULL,
+            PRIMARY KEY (batch, seq)
+        )
+        """,
+        """
+        CREATE TABLE replaced_album (
+            batch text NOT NULL,
+            seq integer NOT NULL,
+            id text NOT NULL,
+            title text NOT NULL,
+            artist text NOT NULL,
+            genre text NOT NULL DEFAULT '',
+            year integer,
+            cover text,
+            search_text text NOT NULL,
+            PRIMARY KEY (batch, seq)
+        )
+        """,
+        """
+        CREATE TABLE cover_image (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            media_type text NOT NULL,
+            sha256 text NOT NULL,
+            byte_count integer NOT NULL,
+            bytes bytea NOT NULL
+        )
+        """,
+        "CREATE TABLE album_cover (album_id text PRIMARY KEY, image bigint NOT NULL)",
+        """
+        CREATE TABLE kept_cover (
+            slot text NOT NULL,
+            album_id text NOT NULL,
+            image bigint NOT NULL,
+            PRIMARY KEY (slot, album_id)
+        )
+        """,
+        // Images are compressed already: stored out of line as they are, not compressed again.
+        "ALTER TABLE cover_image ALTER COLUMN bytes SET STORAGE EXTERNAL",
+    ]
+
+    /// The library's own tables (the history's are under ``LibrarySession/postgreSQLHistoryPrefix``).
+    static let tables = [
+        "album", "app_state", "import_batch", "replaced_album", "cover_image", "album_cover", "kept_cover",
+    ]
 
     static let columns = "id, title, artist, genre, year, cover, sort_key"
 
@@ -243,7 +308,7 @@ struct PostgreSQLAlbums {
             sortKey: try sortKey(columns[6]))
     }
 
-    private static func id(_ row: PostgreSQLRow, at index: Int) throws -> UUID {
+    static func id(_ row: PostgreSQLRow, at index: Int) throws -> UUID {
         try id(try row.decode(String.self, at: index))
     }
 
