@@ -114,6 +114,9 @@ extension LibraryAPI {
 
     /// Shows again every cover kept under `slot` (undoing a replacement).
     func restoreCovers(_ slot: UUID) throws {
+        #if PostgreSQL
+        if server != nil { return }  // No covers on a server yet (hasAnyCover): none was kept.
+        #endif
         try database.execute(
             "INSERT INTO album_cover (album_id, image) SELECT album_id, image FROM kept_cover WHERE slot = ?",
             [slot.uuidString])
@@ -122,6 +125,9 @@ extension LibraryAPI {
 
     /// Deletes the images kept under `slot`: the step that kept them left the history.
     func discardKeptCovers(_ slot: UUID) throws {
+        #if PostgreSQL
+        if server != nil { return }  // No covers on a server yet (hasAnyCover): none was kept.
+        #endif
         try database.execute(
             "DELETE FROM cover_image WHERE id IN (SELECT image FROM kept_cover WHERE slot = ?)", [slot.uuidString])
         try database.execute("DELETE FROM kept_cover WHERE slot = ?", [slot.uuidString])

@@ -84,13 +84,14 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
     /// it must always be refused, whatever the history (a step it sets aside would be a step lost).
     case repair
 
-    /// Whether the operation needs a library file (covers, bulk changes, imports, replacements,
-    /// repairs): a library on a PostgreSQL server refuses it, so a server's rounds draw none.
+    /// Whether the operation needs a library file (covers, imports, replacements, repairs): a
+    /// library on a PostgreSQL server refuses it, so a server's rounds draw none.
     var needsLibraryFile: Bool {
         switch self {
-        case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .undoMine, .redoMine: false
-        case .deleteAlbums, .editMatching, .moveMatching, .importAlbums, .replace, .setCover, .removeCover, .repair:
-            true
+        case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .undoMine, .redoMine, .deleteAlbums, .editMatching,
+            .moveMatching:
+            false
+        case .importAlbums, .replace, .setCover, .removeCover, .repair: true
         }
     }
 

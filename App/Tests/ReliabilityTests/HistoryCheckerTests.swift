@@ -70,8 +70,9 @@ import Testing
 
     #if PostgreSQL
     /// The same checker on a library on a PostgreSQL server (`COMMANDKIT_POSTGRES_URL`, a schema
-    /// per round): the commands such a library keeps (every change of one album, undo, redo, undo
-    /// mine and redo mine, jumps), from four processes at once, each round against the model.
+    /// per round): the commands such a library keeps (every change of one album, bulk deletes,
+    /// edits and moves of the albums a query matches, undo, redo, undo mine and redo mine, jumps),
+    /// from four processes at once, each round against the model.
     @Test(.enabled(if: Self.serverURL != nil || ProcessInfo.processInfo.environment["CI"] == "true"))
     func everyAcknowledgedChangeIsTheModelsOnPostgreSQL() async throws {
         var configuration = Configuration.fromEnvironment()

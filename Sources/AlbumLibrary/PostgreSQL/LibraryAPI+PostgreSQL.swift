@@ -1,9 +1,9 @@
 #if PostgreSQL
 public import PostgreSQLDatabase
 
-// A library on a PostgreSQL server: the albums and their history only, for now. What needs the
-// library file (covers, imports, bulk changes, the search index, statistics, the app's state) is
-// refused there with one line (``LibraryError/Code/unsupported``), through ``LibraryAPI/database``.
+// A library on a PostgreSQL server: the albums and their history, queries, sorted listings and
+// bulk changes. What needs the library file (covers, imports, statistics, repairs) is refused
+// there with one line (``LibraryError/Code/unsupported``), through ``LibraryAPI/database``.
 
 extension LibraryAPI {
     /// Creates the facade over a library on a PostgreSQL server.
@@ -25,8 +25,8 @@ extension LibraryAPI {
         LibraryError(
             .unsupported,
             "\(server.connection.displayName) is a library on a PostgreSQL server, which keeps albums and their "
-                + "history (list in library order, show, add, edit, delete, move, undo, redo, history, export); "
-                + "searches, sorted listings, covers, imports, bulk changes and statistics need a library file for now")
+                + "history (list, query and sort, show, add, edit, delete and move one album or many, undo, redo, "
+                + "history, export); covers, imports, statistics and repairs need a library file for now")
     }
 }
 #endif

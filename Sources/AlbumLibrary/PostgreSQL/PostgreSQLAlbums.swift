@@ -36,7 +36,10 @@ struct PostgreSQLAlbums {
                     "CREATE INDEX album_by_search_text ON album (search_text text_pattern_ops)",
                     // The application's own state, outside the history (LibraryAPI+AppState).
                     "CREATE TABLE app_state (key text PRIMARY KEY, value text)",
-                ])
+                ]),
+            // Reserved for covers and imports, made on another branch: replaced by that migration at merge.
+            PostgreSQLMigration(version: 2, name: "reserved", statements: []),
+            bulkStagingMigration,
         ])
 
     static let columns = "id, title, artist, genre, year, cover, sort_key"
