@@ -35,11 +35,12 @@ public final class LibraryAPI {
 
     let store: Store
 
-    /// The library file's connection, which the file's other features (covers, imports, bulk
-    /// changes, search, statistics) read and write through.
+    /// The library file's connection, which the file's other features (covers, imports,
+    /// statistics, repairs) read and write through.
     ///
     /// - Throws: ``LibraryError/Code/unsupported`` for a library on a PostgreSQL server, which
-    ///   keeps albums and their history only, not yet the features that need the file.
+    ///   keeps albums, their history, queries, sorted listings and bulk changes, not yet the
+    ///   features that need the file.
     public var database: Database {
         get throws(LibraryError) {
             switch store {
