@@ -21,6 +21,11 @@ extension LibraryAPI {
             rows.integer(member.position)
             rows.endRow()
         }
+        #if PostgreSQL
+        if let server {
+            return try Self.expect(try server.stageBulk(batch, members: rows.text) == members.count, operation)
+        }
+        #endif
         try database.execute(
             """
             INSERT INTO bulk_album (batch, seq, position, id, title, artist, genre, year, cover, search_text)
@@ -36,6 +41,13 @@ extension LibraryAPI {
     ///
     /// - Throws: ``LibraryError/Code/storage`` when the table does not hold `count` of them.
     func stagedPositions(_ batch: UUID, count: Int, for operation: String) throws -> [Int] {
+        #if PostgreSQL
+        if let server {
+            let positions = try server.stagedPositions(batch)
+            try Self.expect(positions.count == count, operation)
+            return positions
+        }
+        #endif
         var positions: [Int] = []
         positions.reserveCapacity(count)
         let statement = try database.cachedStatement("SELECT position FROM bulk_album WHERE batch = ? ORDER BY seq")
@@ -46,6 +58,9 @@ extension LibraryAPI {
 
     /// The albums kept under `batch`, in order, as they were kept.
     func stagedAlbums(_ batch: UUID) throws -> [Album] {
+        #if PostgreSQL
+        if let server { return try server.stagedAlbums(batch) }
+        #endif
         var albums: [Album] = []
         let statement = try database.cachedStatement(
             "SELECT id, title, artist, genre, year, cover FROM bulk_album WHERE batch = ? ORDER BY seq")
@@ -57,6 +72,9 @@ extension LibraryAPI {
     ///
     /// - Throws: ``LibraryError/Code/storage`` when not all `count` of them are there.
     func removeStagedAlbums(_ batch: UUID, count: Int, for operation: String) throws {
+        #if PostgreSQL
+        if let server { return try Self.expect(try server.removeStagedAlbums(batch) == count, operation) }
+        #endif
         try database.execute(
             "DELETE FROM album WHERE id IN (SELECT id FROM bulk_album WHERE batch = ?)", [batch.uuidString])
         try Self.expect(database.changedRowCount == count, operation)
@@ -71,6 +89,16 @@ extension LibraryAPI {
     func insertStagedAlbums(_ batch: UUID, at positions: [Int], for operation: String) throws {
         guard !positions.isEmpty else { return }
         let keys = try sortKeys(placing: positions)
+        #if PostgreSQL
+        if let server {
+            // Checked first: a failed statement would end the server's transaction.
+            if let taken = try server.firstStagedAlbumInLibrary(batch) {
+                throw LibraryError(.invalidValue, "id \(taken) is already in the library")
+            }
+            let inserted = try server.insertStagedAlbums(batch, keys: Self.jsonArray(of: keys))
+            return try Self.expect(inserted == positions.count, operation)
+        }
+        #endif
         do {
             // The keys by `seq` (their index in the array); each looks up its row by primary key.
             // json_each reads the array in order, so no ORDER BY (which would sort in a temporary tree).
@@ -140,6 +168,11 @@ extension LibraryAPI {
             rows.string(columns == .yearAndCover ? nil : SearchText.of(album))
             rows.endRow()
         }
+        #if PostgreSQL
+        if let server {
+            return try Self.expect(try server.setValues(rows.text, columns: columns) == albums.count, operation)
+        }
+        #endif
         // One complete statement per set of columns (no SQL assembled): every value is bound.
         let sql =
             switch columns {
@@ -170,6 +203,11 @@ extension LibraryAPI {
     ///
     /// - Throws: ``LibraryError/Code/storage`` when not all `count` of them are in the library.
     func restoreStagedValues(_ batch: UUID, count: Int, columns: EditedColumns, for operation: String) throws {
+        #if PostgreSQL
+        if let server {
+            return try Self.expect(try server.restoreStagedValues(batch, columns: columns) == count, operation)
+        }
+        #endif
         let sql =
             switch columns {
             case .yearAndCover:
@@ -197,6 +235,9 @@ extension LibraryAPI {
     /// id (a bulk delete; its undo shows them again with ``restoreCovers(_:)``).
     func keepCoversOfStagedAlbums(_ batch: UUID) throws {
         guard try hasAnyCover() else { return }
+        #if PostgreSQL
+        if let server { return try server.keepCoversOfStagedAlbums(batch) }
+        #endif
         try database.execute(
             """
             INSERT INTO kept_cover (slot, album_id, image)
@@ -211,6 +252,12 @@ extension LibraryAPI {
     /// Deletes what a bulk step keeps: its albums and the cover images kept under its batch (its
     /// entry left the history).
     func discardStagedBulk(_ batch: UUID) throws {
+        #if PostgreSQL
+        if let server {
+            try server.discardStagedBulk(batch)
+            return try discardKeptCovers(batch)
+        }
+        #endif
         try database.execute("DELETE FROM bulk_album WHERE batch = ?", [batch.uuidString])
         try discardKeptCovers(batch)
     }
@@ -219,6 +266,9 @@ extension LibraryAPI {
     ///
     /// - Throws: `DatabaseError`.
     public func stagedBulkAlbumCount() throws -> Int {
-        try database.fetchOne("SELECT count(*) FROM bulk_album")?.decode(Int.self, at: 0) ?? 0
+        #if PostgreSQL
+        if let server { return try server.stagedBulkAlbumCount() }
+        #endif
+        return try database.fetchOne("SELECT count(*) FROM bulk_album")?.decode(Int.self, at: 0) ?? 0
     }
 }

@@ -132,6 +132,21 @@ extension LibraryAPI {
     /// (``keyGap``) holds it.
     static var maximumRun: Int { Int(keyGap / 2) }
 
+    /// Up to `limit` sort keys after `key` (from the first when `nil`), skipping `offset`, in order.
+    private func keys(after key: Int64?, offset: Int, limit: Int) throws -> [Int64] {
+        #if PostgreSQL
+        if let server { return try server.keys(after: key, offset: offset, limit: limit) }
+        #endif
+        guard let key else {
+            return try database.fetchAll(
+                "SELECT sort_key FROM album ORDER BY sort_key LIMIT ? OFFSET ?", [limit, offset]
+            ).map { try $0.decode(Int64.self, at: 0) }
+        }
+        return try database.fetchAll(
+            "SELECT sort_key FROM album WHERE sort_key > ? ORDER BY sort_key LIMIT ? OFFSET ?", [key, limit, offset]
+        ).map { try $0.decode(Int64.self, at: 0) }
+    }
+
     /// `count` ascending keys for albums at `position`…, between the albums that will be their
     /// neighbours, or `nil` when the gap between those is too small.
     private func sortKeys(count: Int, at position: Int, after previous: (position: Int, key: Int64)?) throws -> [Int64]?
@@ -144,22 +159,15 @@ extension LibraryAPI {
             let between = position - previous.position - 1
             if between == 0 {
                 before = previous.key
-                after = try database.fetchOne(
-                    "SELECT sort_key FROM album WHERE sort_key > ? ORDER BY sort_key LIMIT 1", [previous.key]
-                )?.decode(Int64.self, at: 0)
+                after = try keys(after: previous.key, offset: 0, limit: 1).first
             } else {
-                let rows = try database.fetchAll(
-                    "SELECT sort_key FROM album WHERE sort_key > ? ORDER BY sort_key LIMIT 2 OFFSET ?",
-                    [previous.key, between - 1]
-                ).map { try $0.decode(Int64.self, at: 0) }
+                let rows = try keys(after: previous.key, offset: between - 1, limit: 2)
                 guard let first = rows.first else { throw try outOfRange(position, limit: self.count() + 1) }
                 before = first
                 after = rows.count > 1 ? rows[1] : nil
             }
         } else {
-            let rows = try database.fetchAll(
-                "SELECT sort_key FROM album ORDER BY sort_key LIMIT 2 OFFSET ?", [max(0, position - 2)]
-            ).map { try $0.decode(Int64.self, at: 0) }
+            let rows = try keys(after: nil, offset: max(0, position - 2), limit: 2)
             if position == 1 {
                 before = nil
                 after = rows.first

@@ -152,6 +152,11 @@ extension LibraryAPI {
                     })
             }
         }
+        #if PostgreSQL
+        if let server {
+            return try forEachAlbum(on: server, matching: query, keys: Array(keys), batchSize: batchSize, body)
+        }
+        #endif
         try database.inTransaction(.deferred) {
             switch (keys.count, keys.first?.descending) {
             case (0, _):

@@ -27,6 +27,9 @@ import Testing
             "QueryCondition's SQL: assembled in QueryCondition.swift from its constant fragments only, every value bound",
         "LibraryAPI+Streaming.swift: Self.columns": "a static list of column names",
         "PostgreSQLAlbums.swift: Self.columns": "a static list of column names",
+        "PostgreSQLAlbums+Query.swift: Self.columns": "a static list of column names",
+        "PostgreSQLAlbums+Query.swift: condition.sql":
+            "PostgreSQLQueryCondition's SQL: assembled in PostgreSQLQueryCondition.swift from its constant fragments and $n placeholders only, every value bound",
         "LibraryAPI+ImportStaging.swift: table.rawValue": "BatchTable's raw values: import_batch, replaced_album",
         "PostgreSQLAlbums+Imports.swift: table.rawValue": "BatchTable's raw values: import_batch, replaced_album",
         "PostgreSQLConnection+Transactions.swift: isolation.rawValue":

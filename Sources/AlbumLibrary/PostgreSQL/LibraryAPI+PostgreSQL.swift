@@ -1,9 +1,9 @@
 #if PostgreSQL
 public import PostgreSQLDatabase
 
-// A library on a PostgreSQL server: the albums, their covers, imports and replacements, and their
-// history. What still needs the library file (bulk changes, the search index, sorted listings) is
-// refused there with one line (``LibraryError/Code/unsupported``), through ``LibraryAPI/database``.
+// A library on a PostgreSQL server: the albums, their covers, imports and replacements, queries,
+// sorted listings, bulk changes and their history. What still needs the library file (the repair
+// of a damaged history) is refused there with one line (``LibraryError/Code/unsupported``).
 
 extension LibraryAPI {
     /// Creates the facade over a library on a PostgreSQL server.
@@ -25,9 +25,8 @@ extension LibraryAPI {
         LibraryError(
             .unsupported,
             "\(server.connection.displayName) is a library on a PostgreSQL server, which keeps albums, their "
-                + "covers and their history (list in library order, show, add, edit, delete, move, import, covers, "
-                + "undo, redo, history, stats, export); searches, sorted listings and bulk changes need a library "
-                + "file for now")
+                + "covers and their history (every album command, undo, redo, history, stats, export); the repair "
+                + "of a damaged history needs a library file for now")
     }
 }
 #endif

@@ -54,6 +54,15 @@ extension LibrarySession {
                 "\(connection.displayName) holds an albums library of version \(version), newer than this program's "
                     + "\(PostgreSQLAlbums.schema.version): use a newer albums")
         }
+        if version < PostgreSQLAlbums.schema.version {
+            // An older library (a client of a newer release opening it first): brought up to date,
+            // as create does; clients migrating at once take turns, the second finds the work done.
+            do {
+                try connection.migrate(PostgreSQLAlbums.schema)
+            } catch let error as PostgreSQLError where error.code == .newerSchema {
+                throw LibraryError(.newerLibrary, error.message)
+            }
+        }
         let library = LibraryAPI(postgreSQL: connection)
         let history: PostgreSQLHistory<LibraryAPI>
         do {

@@ -109,6 +109,19 @@ extension PostgreSQLAlbums {
             """, [slot.uuidString])
     }
 
+    /// Moves the covers of the albums a bulk step staged under `batch` to the images it keeps
+    /// (a bulk delete: its undo shows them again, ``restoreCovers(_:)``).
+    func keepCoversOfStagedAlbums(_ batch: UUID) throws {
+        try connection.execute(
+            """
+            WITH moved AS (
+                DELETE FROM album_cover WHERE album_id IN (SELECT id FROM bulk_album WHERE batch = $1)
+                RETURNING album_id, image
+            )
+            INSERT INTO kept_cover (slot, album_id, image) SELECT $1, album_id, image FROM moved
+            """, [batch.uuidString])
+    }
+
     /// Shows again every cover kept under `slot` (undoing a replacement).
     func restoreCovers(_ slot: UUID) throws {
         try connection.execute(

@@ -38,6 +38,7 @@ struct PostgreSQLAlbums {
                     "CREATE TABLE app_state (key text PRIMARY KEY, value text)",
                 ]),
             PostgreSQLMigration(version: 2, name: "covers and imports", statements: coversAndImports),
+            bulkStagingMigration,
         ])
 
     /// Version 2: what imports, replacements and cover images keep outside the albums, as a
@@ -102,6 +103,7 @@ struct PostgreSQLAlbums {
     /// The library's own tables (the history's are under ``LibrarySession/postgreSQLHistoryPrefix``).
     static let tables = [
         "album", "app_state", "import_batch", "replaced_album", "cover_image", "album_cover", "kept_cover",
+        "bulk_album",
     ]
 
     static let columns = "id, title, artist, genre, year, cover, sort_key"

@@ -27,8 +27,10 @@
 /// ```
 ///
 /// ``LibraryAPI`` evaluates a query in SQL with every value bound as a parameter, reading the
-/// library's trigram index for the text terms of three characters or more; terms SQL cannot decide
-/// exactly (a field's text, a regular expression) are checked on the albums the SQL proposes.
+/// library file's trigram index for the text terms of three characters or more (on a PostgreSQL
+/// server, the same condition in PostgreSQL's SQL, without an index); terms SQL cannot decide
+/// exactly (a field's text, a regular expression) are checked on the albums the SQL proposes, so
+/// both stores give the same answers.
 public struct AlbumQuery: Sendable, Hashable, CustomStringConvertible {
     /// What the query matches.
     public var expression: Expression
