@@ -50,13 +50,14 @@ struct AlbumsProcess {
 
     /// Runs `albums --db <database> <arguments>`.
     ///
-    /// A reading command on a library not created yet runs `albums --db <database> init` first
-    /// (reading commands never create one), so a test may begin with any command; a change
-    /// creates the library itself, with its notice.
+    /// A reading command on a library file not created yet runs `albums --db <database> init`
+    /// first (reading commands never create one), so a test may begin with any command; a change
+    /// creates the library itself, with its notice. A library on a server (a URL) is the test's
+    /// to create: no file is ever at a URL's "path".
     func callAsFunction(_ arguments: String..., input: Data? = nil, timeout: TimeInterval? = nil) async throws -> Result
     {
         let words = ["--db", database] + arguments
-        if !FileManager.default.fileExists(atPath: database),
+        if !database.contains("://"), !FileManager.default.fileExists(atPath: database),
             let request = try? CommandLineParser.parse(["albums"] + words), !request.action.isMutating
         {
             if case .output = request.action {
