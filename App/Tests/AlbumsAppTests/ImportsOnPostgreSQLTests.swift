@@ -6,7 +6,7 @@ import Testing
 
 /// `albums import`, `import --replace`, `cover` and `stats` on a library on a PostgreSQL server
 /// (`COMMANDKIT_POSTGRES_URL`, a schema per test), through the built binary, with undo and redo;
-/// `history --repair`, which a server's history does not offer, is one line changing nothing.
+/// `history --repair` after psql changed the library sets the step that no longer applies aside.
 @Suite(
     .enabled(
         if: ProcessInfo.processInfo.environment["COMMANDKIT_POSTGRES_URL"] != nil
@@ -98,11 +98,32 @@ struct ImportsOnPostgreSQLTests {
             let stats = try await albums("stats")
             #expect(stats.status == 0 && stats.output.hasPrefix("Albums:   5\n"), "\(stats)")
             #expect(stats.output.contains("History:  3 steps"), "\(stats)")
-            let repair = try await albums("history", "--repair")
-            #expect(repair.status == 1, "\(repair)")
+
+            // Nothing to repair yet: one line, nothing written.
+            let nothing = try await albums("history", "--repair")
+            #expect(nothing.status == 1 && nothing.error.split(separator: "\n").count == 1, "\(nothing)")
+            #expect(nothing.error.contains("nothing to repair"), "\(nothing)")
+            // The album the first step set a cover of deleted with psql: its undo no longer applies.
+            try PostgreSQLTestSchema.run(albums.url, "DELETE FROM album WHERE title = 'Best of Bowie'")
+            let edit = try await albums("undo")
+            #expect(edit.output.hasPrefix("Undid Edit “"), "\(edit)")
+            let refused = try await albums("undo")
+            #expect(refused.status == 1 && refused.error.split(separator: "\n").count == 1, "\(refused)")
             #expect(
-                repair.error.hasPrefix("albums: ") && repair.error.contains("PostgreSQL server")
-                    && repair.error.split(separator: "\n").count == 1, "\(repair)")
+                refused.error.hasPrefix("albums: cannot undo step 1 “Set the cover of “Best of Bowie””: ")
+                    && refused.error.contains("`albums history --repair`"), "\(refused)")
+            let repair = try await albums("history", "--repair")
+            #expect(repair.status == 0, "\(repair)")
+            #expect(
+                repair.output.hasPrefix(
+                    "Set aside step 1, “Set the cover of “Best of Bowie””: its undo no longer "
+                        + "applied ("), "\(repair)")
+            #expect(try await albums("undo").status == 0)
+            let history = try await albums("history")
+            #expect(
+                history.output.contains("Set the cover of “Best of Bowie” (skipped: it no longer applied)"),
+                "\(history)")
+            #expect(try await albums("redo").status == 0)
         }
     }
 }
