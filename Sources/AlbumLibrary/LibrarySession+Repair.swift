@@ -38,11 +38,11 @@ extension LibrarySession {
     /// step, and whether there is one, is decided inside the write transaction that replaces it,
     /// by running the steps' undos (then redos) in a savepoint that is rolled back.
     ///
-    /// - Returns: The step set aside.
     /// On a PostgreSQL server the repair is one change of the history as any other: its write
     /// transaction locks the history's header first, takes a revision and notifies the other
     /// clients, which reread the history.
     ///
+    /// - Returns: The step set aside.
     /// - Throws: ``LibraryError/Code/nothingToChange`` when every step applies (nothing is
     ///   written), or a storage error.
     /// - Complexity: O(*k*) steps run (and rolled back) for the *k*-th step from the current state.
@@ -195,7 +195,8 @@ extension LibrarySession {
     /// The refusal of an undo or redo of `count` steps that failed with `error`, naming the step
     /// that no longer applies and the way out; `error` itself when every step applies.
     func refusal(afterFailed error: any Error, undoing: Bool, count: Int) -> any Error {
-        guard !(error is StoreError),
+        // A lost connection or a serialization failure says nothing of the steps: passed on as is.
+        guard !(error is StoreError), !Self.endsTransaction(error),
             ![.historyChanged, .nothingToUndo, .nothingToRedo].contains((error as? LibraryError)?.code),
             let index = try? history.committedIndex(),
             let broken = try? brokenStep(from: index, undoing: undoing, limit: count, count: history.count)
