@@ -35,8 +35,8 @@ public final class LibraryAPI {
 
     let store: Store
 
-    /// The library file's connection, which the file's own features (the full-text index, the
-    /// history's repair) read and write through.
+    /// The library file's connection, which the file's own features (the full-text index) read and
+    /// write through.
     ///
     /// - Throws: ``LibraryError/Code/unsupported`` for a library on a PostgreSQL server, which
     ///   keeps albums, their covers, imports, queries, bulk changes and their history, not yet the

@@ -8,7 +8,8 @@ public import CommandStore
 /// Both keep each change and its history record in one transaction of their database, decide
 /// every step inside it, keep branches (time travel) and record authors: the session's changes,
 /// undo mine and jumps read and write through these members only, so they mean the same on either.
-/// (A repair of damaged rows, ``LibrarySession/repairHistory()``, is the SQLite history's alone.)
+/// (A repair, ``LibrarySession/repairHistory()``, uses each history's own `replaceCommand`, which
+/// decides the step inside its write transaction.)
 public protocol LibraryHistory: UndoHistory
 where Command == DurableCommand<LibraryAPI>, Record == HistoryRecord {
     /// Who records the next steps; `nil` names nobody.

@@ -3,10 +3,15 @@ import CommandStore
 import Foundation
 import SQLiteDatabase
 
+#if PostgreSQL
+import PostgreSQLCommandStore
+import PostgreSQLDatabase
+#endif
+
 extension LibraryError.Code {
     /// A stored step no longer applies to the library, which another program changed (a row
-    /// edited or deleted with the sqlite3 shell): undo or redo refused it, and
-    /// ``LibrarySession/repairHistory()`` lets the history go on without it.
+    /// edited or deleted with the sqlite3 shell, or with psql for a library on a server): undo or
+    /// redo refused it, and ``LibrarySession/repairHistory()`` lets the history go on without it.
     public static let stepNoLongerApplies = LibraryError.Code(rawValue: "step-no-longer-applies")
 }
 
@@ -33,21 +38,18 @@ extension LibrarySession {
     /// step, and whether there is one, is decided inside the write transaction that replaces it,
     /// by running the steps' undos (then redos) in a savepoint that is rolled back.
     ///
+    /// On a PostgreSQL server the repair is one change of the history as any other: its write
+    /// transaction locks the history's header first, takes a revision and notifies the other
+    /// clients, which reread the history.
+    ///
     /// - Returns: The step set aside.
     /// - Throws: ``LibraryError/Code/nothingToChange`` when every step applies (nothing is
-    ///   written), ``LibraryError/Code/unsupported`` for a library on a PostgreSQL server, or a
-    ///   storage error.
+    ///   written), or a storage error.
     /// - Complexity: O(*k*) steps run (and rolled back) for the *k*-th step from the current state.
     @discardableResult
     public func repairHistory() throws -> RepairedStep {
         #if PostgreSQL
-        if library.server != nil {
-            throw LibraryError(
-                .unsupported,
-                "\(path) is a library on a PostgreSQL server, whose history cannot be "
-                    + "repaired by albums yet: a step that no longer applies (its tables changed outside albums) is "
-                    + "refused by undo and redo, and changes nothing")
-        }
+        if let history = history as? PostgreSQLHistory<LibraryAPI> { return try repairHistory(onServer: history) }
         #endif
         var repaired: RepairedStep?
         let database = try database
@@ -57,12 +59,7 @@ extension LibrarySession {
         try database.inTransaction(.immediate) {
             try history.refresh()
             let index = try history.committedIndex()
-            guard
-                let broken = try brokenStep(from: index, undoing: true, limit: index)
-                    ?? brokenStep(from: index, undoing: false, limit: history.count - index)
-            else {
-                throw LibraryError(.nothingToChange, "every step of the history applies: nothing to repair")
-            }
+            let broken = try firstBrokenStep(index: index, count: history.count)
             // What the step kept aside for its undo or redo (staged albums, kept cover images)
             // goes with it: the replaced command's discard action runs in this transaction.
             try history.replaceCommand(
@@ -77,6 +74,38 @@ extension LibrarySession {
         return repaired
     }
 
+    #if PostgreSQL
+    /// ``repairHistory()`` on a server: the step is found and replaced in the history's write
+    /// transaction (the header locked first, as for any change), which takes a revision and
+    /// notifies the other clients.
+    private func repairHistory(onServer history: PostgreSQLHistory<LibraryAPI>) throws -> RepairedStep {
+        var repaired: RepairedStep?
+        try history.replaceCommand { index, count in
+            // Run again with the transaction (a serialization failure): decided afresh.
+            let broken = try firstBrokenStep(index: index, count: count)
+            repaired = RepairedStep(
+                step: try history.node(at: broken.position), text: broken.record.text, reason: broken.reason,
+                wasUndo: broken.undoing)
+            return (broken.position, SkippedStepCommand(skippedText: broken.record.text, reason: broken.reason))
+        }
+        guard let repaired else { preconditionFailure("the repair's transaction returned without a step") }
+        return repaired
+    }
+    #endif
+
+    /// The nearest step below `index` whose undo fails, else the nearest above whose redo does.
+    ///
+    /// - Throws: ``LibraryError/Code/nothingToChange`` when every step applies.
+    private func firstBrokenStep(index: Int, count: Int) throws -> BrokenStep {
+        guard
+            let broken = try brokenStep(from: index, undoing: true, limit: index, count: count)
+                ?? brokenStep(from: index, undoing: false, limit: count - index, count: count)
+        else {
+            throw LibraryError(.nothingToChange, "every step of the history applies: nothing to repair")
+        }
+        return broken
+    }
+
     /// A step that does not apply: where it is, its record, and why.
     struct BrokenStep {
         var position: Int
@@ -86,26 +115,70 @@ extension LibrarySession {
     }
 
     /// The first of up to `limit` steps from `index` (down when `undoing`, else up) whose undo or
-    /// redo throws, each run after the ones before it, all in a savepoint rolled back.
-    func brokenStep(from index: Int, undoing: Bool, limit: Int) throws -> BrokenStep? {
-        var found: BrokenStep?
-        try database.inSavepoint {
-            var position = undoing ? index - 1 : index
-            for _ in 0..<max(0, limit) {
-                guard (0..<history.count).contains(position) else { break }
+    /// redo throws, each run after the ones before it, all in a savepoint rolled back; `count` is
+    /// the history's, as committed where the caller reads it.
+    func brokenStep(from index: Int, undoing: Bool, limit: Int, count: Int) throws -> BrokenStep? {
+        let positions = Array(
+            stride(from: undoing ? index - 1 : index, through: undoing ? 0 : count - 1, by: undoing ? -1 : 1)
+                .prefix(max(0, limit)))
+        // Outside the history's write transaction (a refusal's look for the step), a server
+        // history's reads open transactions of their own, which would end the trial's: its steps
+        // are read before it. Inside (a repair), and on a file, each is read as its turn comes.
+        let read = readsStepsFirst ? positions.map { position in Result { try history.command(at: position) } } : nil
+        let failed: (position: Int, reason: String)? = try inRolledBackSavepoint {
+            for (offset, position) in positions.enumerated() {
                 do {
-                    try run(try history.command(at: position), undoing: undoing)
+                    try run(try read?[offset].get() ?? history.command(at: position), undoing: undoing)
                 } catch {
-                    found = BrokenStep(
-                        position: position, record: try history.record(at: position), reason: Self.reason(error),
-                        undoing: undoing)
-                    break
+                    if Self.endsTransaction(error) { throw error }
+                    return (position, Self.reason(error))
                 }
-                position += undoing ? -1 : 1
             }
-            return .rollback
+            return nil
         }
-        return found
+        return try failed.map {
+            BrokenStep(
+                position: $0.position, record: try history.record(at: $0.position), reason: $0.reason, undoing: undoing)
+        }
+    }
+
+    /// Whether ``brokenStep(from:undoing:limit:count:)`` must read the steps before its trial: on a
+    /// server, outside a transaction.
+    private var readsStepsFirst: Bool {
+        #if PostgreSQL
+        if let server = library.server { return !server.connection.hasOpenTransaction }
+        #endif
+        return false
+    }
+
+    /// Runs `body` in a savepoint of the library's database that is rolled back (a transaction
+    /// rolled back, outside one): a trial run of steps that writes nothing.
+    private func inRolledBackSavepoint<T>(_ body: () throws -> T) throws -> T {
+        switch library.store {
+        case .file(let database):
+            var result: Result<T, any Error>?
+            try database.inSavepoint {
+                result = Result { try body() }
+                return .rollback
+            }
+            guard let result else { preconditionFailure("the savepoint returned without running its body") }
+            return try result.get()
+        #if PostgreSQL
+        case .server(let server):
+            return try server.connection.inRolledBackSavepoint(body)
+        #endif
+        }
+    }
+
+    /// Whether an error ends the transaction it happened in (the server's serialization failure
+    /// or a lost connection): it is the transaction's, not a step's, and is rethrown.
+    private static func endsTransaction(_ error: any Error) -> Bool {
+        #if PostgreSQL
+        if let error = error as? PostgreSQLError {
+            return error.code == .serializationFailure || error.code == .connectionLost
+        }
+        #endif
+        return false
     }
 
     /// Runs a stored step's undo or redo on the library: a macro's children in reverse order for
@@ -122,10 +195,11 @@ extension LibrarySession {
     /// The refusal of an undo or redo of `count` steps that failed with `error`, naming the step
     /// that no longer applies and the way out; `error` itself when every step applies.
     func refusal(afterFailed error: any Error, undoing: Bool, count: Int) -> any Error {
-        guard !(error is StoreError),
+        // A lost connection or a serialization failure says nothing of the steps: passed on as is.
+        guard !(error is StoreError), !Self.endsTransaction(error),
             ![.historyChanged, .nothingToUndo, .nothingToRedo].contains((error as? LibraryError)?.code),
             let index = try? history.committedIndex(),
-            let broken = try? brokenStep(from: index, undoing: undoing, limit: count)
+            let broken = try? brokenStep(from: index, undoing: undoing, limit: count, count: history.count)
         else { return error }
         return Self.stepRefusal(
             step: try? history.node(at: broken.position), text: broken.record.text, undoing: undoing,
@@ -164,6 +238,9 @@ extension LibrarySession {
         case let error as LibraryError: error.message
         case let error as DatabaseError: error.message
         case let error as StoreError: error.message
+        #if PostgreSQL
+        case let error as PostgreSQLError: error.message
+        #endif
         default: "\(error)"
         }
     }

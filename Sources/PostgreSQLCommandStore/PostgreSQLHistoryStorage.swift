@@ -457,6 +457,13 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         }
     }
 
+    /// Runs the discard actions of the entry at `position`, which is about to be replaced: what it
+    /// kept for its undo or redo leaves the history with it.
+    func discardEntry(at position: Int) throws {
+        let sequence = sequence(at: position)
+        try discardEntries(from: sequence, upTo: sequence + 1)
+    }
+
     /// Runs the discard actions of rows (an ID, kind, version and payload each) about to be
     /// deleted; rows of kinds without one are skipped.
     func runDiscardActions(of rows: [PostgreSQLRow], context describe: (Int64) -> String) throws {

@@ -107,6 +107,42 @@ extension PostgreSQLConnection {
         }
     }
 
+    /// Runs `body` in a savepoint that is always rolled back, so that nothing it writes stays: a
+    /// trial run (would these statements succeed now?) inside the transaction open on the session,
+    /// whose other work goes on; outside any transaction, in one of its own, rolled back too.
+    ///
+    /// A statement of `body` that fails is rolled back with the savepoint, so `body` may catch its
+    /// error and report it: the enclosing transaction is usable again afterwards.
+    ///
+    /// - Parameter body: The trial work.
+    /// - Returns: What `body` returned.
+    /// - Throws: What `body` threw (after the rollback), or a ``PostgreSQLError`` when the
+    ///   savepoint cannot be made or rolled back (a lost connection: the enclosing transaction is
+    ///   gone then).
+    package func inRolledBackSavepoint<T>(_ body: () throws -> T) throws -> T {
+        guard hasOpenTransaction else {
+            _ = try execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+            defer { rollbackIgnoringErrors() }
+            return try body()
+        }
+        _ = try execute("SAVEPOINT commandkit_trial")
+        let result: Result<T, any Error>
+        do {
+            result = .success(try body())
+        } catch {
+            result = .failure(error)
+        }
+        do {
+            _ = try execute("ROLLBACK TO SAVEPOINT commandkit_trial")
+            _ = try execute("RELEASE SAVEPOINT commandkit_trial")
+        } catch {
+            // The transaction is gone (a lost connection): what `body` saw first says more.
+            if case .failure(let failure) = result { throw failure }
+            throw error
+        }
+        return try result.get()
+    }
+
     /// Calls `hook` before each commit of a read-write transaction on this connection
     /// (``inTransaction(_:readOnly:attempts:_:)``, a durable history's change), inside the
     /// transaction: its statements have run (but those sent with the commit) and its locks are held.

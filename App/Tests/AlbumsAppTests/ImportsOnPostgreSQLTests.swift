@@ -6,7 +6,7 @@ import Testing
 
 /// `albums import`, `import --replace`, `cover` and `stats` on a library on a PostgreSQL server
 /// (`COMMANDKIT_POSTGRES_URL`, a schema per test), through the built binary, with undo and redo;
-/// `history --repair`, which a server's history does not offer, is one line changing nothing.
+/// `history --repair` after psql changed the library sets the step that no longer applies aside.
 @Suite(
     .enabled(
         if: ProcessInfo.processInfo.environment["COMMANDKIT_POSTGRES_URL"] != nil
@@ -98,11 +98,28 @@ struct ImportsOnPostgreSQLTests {
             let stats = try await albums("stats")
             #expect(stats.status == 0 && stats.output.hasPrefix("Albums:   5\n"), "\(stats)")
             #expect(stats.output.contains("History:  3 steps"), "\(stats)")
-            let repair = try await albums("history", "--repair")
-            #expect(repair.status == 1, "\(repair)")
+
+            // Nothing to repair yet: one line, nothing written.
+            let nothing = try await albums("history", "--repair")
+            #expect(nothing.status == 1 && nothing.error.split(separator: "\n").count == 1, "\(nothing)")
+            #expect(nothing.error.contains("nothing to repair"), "\(nothing)")
+            // The first album deleted with psql: the edit of the second (now first) no longer applies.
+            try PostgreSQLTestSchema.run(albums.url, "DELETE FROM album WHERE title = 'Best of Bowie'")
+            let refused = try await albums("undo")
+            #expect(refused.status == 1 && refused.error.split(separator: "\n").count == 1, "\(refused)")
             #expect(
-                repair.error.hasPrefix("albums: ") && repair.error.contains("PostgreSQL server")
-                    && repair.error.split(separator: "\n").count == 1, "\(repair)")
+                refused.error.hasPrefix("albums: cannot undo step 3 “Edit “It's My Life””: ")
+                    && refused.error.contains("`albums history --repair`"), "\(refused)")
+            let repair = try await albums("history", "--repair")
+            #expect(
+                repair.output
+                    == "Set aside step 3, “Edit “It's My Life””: its undo no longer applied (cannot undo Edit: the "
+                    + "library no longer matches its history); undo and redo now pass over it\n", "\(repair)")
+            // Undo passes over the step set aside, and the history shows it skipped.
+            #expect(try await albums("undo").status == 0)
+            let history = try await albums("history")
+            #expect(history.output.contains("Edit “It's My Life” (skipped: it no longer applied)"), "\(history)")
+            #expect(try await albums("redo").status == 0)
         }
     }
 }

@@ -84,13 +84,13 @@ enum CheckerOperation: Hashable, Sendable, CustomStringConvertible {
     /// it must always be refused, whatever the history (a step it sets aside would be a step lost).
     case repair
 
-    /// Whether the operation needs a library file (repairs): a library on a PostgreSQL server
-    /// refuses it, so a server's rounds draw none.
+    /// Whether the operation needs a library file: a library on a PostgreSQL server would refuse
+    /// it, so a server's rounds would draw none. None does any more (the repair works on a server).
     var needsLibraryFile: Bool {
         switch self {
         case .add, .edit, .move, .delete, .undo, .redo, .undoTo, .undoMine, .redoMine: false
         case .importAlbums, .replace, .setCover, .removeCover, .deleteAlbums, .editMatching, .moveMatching: false
-        case .repair: true
+        case .repair: false
         }
     }
 

@@ -70,9 +70,10 @@ import Testing
 
     #if PostgreSQL
     /// The same checker on a library on a PostgreSQL server (`COMMANDKIT_POSTGRES_URL`, a schema
-    /// per round): every command but the repair (every change of one album, bulk deletes, edits
-    /// and moves, imports, replacements, covers, undo, redo, undo mine and redo mine, jumps), from
-    /// four processes at once, each round against the model.
+    /// per round): every command (every change of one album, bulk deletes, edits and moves,
+    /// imports, replacements, covers, undo, redo, undo mine and redo mine, jumps, and the repair,
+    /// refused every time: nothing edits the library outside albums), from four processes at once,
+    /// each round against the model.
     @Test(.enabled(if: Self.serverURL != nil || ProcessInfo.processInfo.environment["CI"] == "true"))
     func everyAcknowledgedChangeIsTheModelsOnPostgreSQL() async throws {
         var configuration = Configuration.fromEnvironment()

@@ -25,8 +25,8 @@ extension LibraryAPI {
         LibraryError(
             .unsupported,
             "\(server.connection.displayName) is a library on a PostgreSQL server, which keeps albums, their "
-                + "covers and their history (every album command, undo, redo, history, stats, export); the repair "
-                + "of a damaged history needs a library file for now")
+                + "covers and their history (every album command, undo, redo, history and its repair, stats, "
+                + "export), not a library file's SQLite connection")
     }
 }
 #endif
