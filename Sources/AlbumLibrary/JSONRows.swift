@@ -25,6 +25,20 @@ struct JSONRows {
         inRow = false
     }
 
+    /// A row of an album's columns, in the order the bulk statements read them: id, title,
+    /// artist, genre, year, cover, and `searchText`.
+    mutating func album(_ album: Album, searchText: String?) {
+        beginRow()
+        string(album.id)
+        string(album.title)
+        string(album.artist)
+        string(album.genre)
+        integer(album.year)
+        string(album.coverURL?.absoluteString)
+        string(searchText)
+        endRow()
+    }
+
     /// A string: quotes, backslashes and control characters escaped, everything else as UTF-8.
     mutating func string(_ text: String) {
         separate()

@@ -158,15 +158,7 @@ extension LibraryAPI {
         guard !albums.isEmpty else { return }
         var rows = JSONRows()
         for album in albums {
-            rows.beginRow()
-            rows.string(album.id)
-            rows.string(album.title)
-            rows.string(album.artist)
-            rows.string(album.genre)
-            rows.integer(album.year)
-            rows.string(album.coverURL?.absoluteString)
-            rows.string(columns == .yearAndCover ? nil : SearchText.of(album))
-            rows.endRow()
+            rows.album(album, searchText: columns == .yearAndCover ? nil : SearchText.of(album))
         }
         #if PostgreSQL
         if let server {

@@ -19,15 +19,7 @@ extension PostgreSQLAlbums {
             let end = min(start + Self.stagingChunk, albums.count)
             var rows = JSONRows()
             for album in albums[start..<end] {
-                rows.beginRow()
-                rows.string(album.id)
-                rows.string(album.title)
-                rows.string(album.artist)
-                rows.string(album.genre)
-                rows.integer(album.year)
-                rows.string(album.coverURL?.absoluteString)
-                rows.string(SearchText.of(album))
-                rows.endRow()
+                rows.album(album, searchText: SearchText.of(album))
             }
             try connection.execute(
                 """
