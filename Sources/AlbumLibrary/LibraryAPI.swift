@@ -179,6 +179,9 @@ public final class LibraryAPI {
     ///   id is taken, or `DatabaseError`.
     /// - Complexity: O(*position*), plus O(*n*) on the rare occasions keys are spread out.
     public func insert(_ album: Album, at position: Int) throws {
+        #if PostgreSQL
+        try readTogether(inserting: album, at: position)
+        #endif
         let key = try sortKey(forInsertingAt: position)
         try insert(album, sortKey: key)
     }
@@ -216,7 +219,7 @@ public final class LibraryAPI {
         let found = try located(at: position)
         #if PostgreSQL
         if let server {
-            try Self.expect(try server.remove(withID: found.album.id) == 1, "delete album \(position)")
+            try server.remove(withID: found.album.id, otherwise: Self.mismatch("delete album \(position)"))
             return found.album
         }
         #endif
@@ -231,7 +234,7 @@ public final class LibraryAPI {
     /// - Complexity: O(log *n*): found through the id's index, not by walking positions.
     func removeAlbum(withID id: UUID, for operation: String) throws {
         #if PostgreSQL
-        if let server { return try Self.expect(try server.remove(withID: id) == 1, operation) }
+        if let server { return try server.remove(withID: id, otherwise: Self.mismatch(operation)) }
         #endif
         try database.execute("DELETE FROM album WHERE id = ?", [id.uuidString])
         try Self.expect(database.changedRowCount == 1, operation)
@@ -275,7 +278,7 @@ public final class LibraryAPI {
         let found = try located(at: position)
         #if PostgreSQL
         if let server {
-            try Self.expect(try server.update(id: found.album.id, to: album) == 1, "edit album \(position)")
+            try server.update(id: found.album.id, to: album, otherwise: Self.mismatch("edit album \(position)"))
             return found.album
         }
         #endif
@@ -299,7 +302,7 @@ public final class LibraryAPI {
     ///   was refused), or `DatabaseError`.
     func replaceAlbum(withIDOf album: Album, for operation: String) throws {
         #if PostgreSQL
-        if let server { return try Self.expect(try server.update(id: album.id, to: album) == 1, operation) }
+        if let server { return try server.update(id: album.id, to: album, otherwise: Self.mismatch(operation)) }
         #endif
         try database.execute(
             """
@@ -334,13 +337,18 @@ public final class LibraryAPI {
     /// - Throws: ``LibraryError/Code/positionOutOfRange`` or `DatabaseError`.
     @discardableResult
     public func moveAlbum(from: Int, to: Int) throws -> Album {
+        #if PostgreSQL
+        try readTogether(moving: from, to: to)
+        #endif
         let found = try located(at: from)
         _ = try located(at: to)
         guard from != to else { return found.album }
         #if PostgreSQL
         if let server {
-            try Self.expect(try server.remove(withID: found.album.id) == 1, "move album \(from)")
-            try insert(found.album, sortKey: try sortKey(forInsertingAt: to))
+            // One UPDATE of its key, between its neighbours-to-be: the albums now at `to` and
+            // `to + 1` when it moves down, at `to - 1` and `to` when it moves up.
+            let key = try sortKey(forInsertingAt: from < to ? to + 1 : to)
+            try server.setSortKey(key, ofAlbumWithID: found.album.id, otherwise: Self.mismatch("move album \(from)"))
             return found.album
         }
         #endif
@@ -484,8 +492,11 @@ extension LibraryAPI {
     /// Fails when the library no longer matches what a stored command expects, instead of
     /// changing the wrong album.
     static func expect(_ condition: Bool, _ operation: String) throws {
-        guard condition else {
-            throw LibraryError(.storage, "cannot \(operation): the library no longer matches its history")
-        }
+        guard condition else { throw LibraryError(.storage, mismatch(operation)) }
+    }
+
+    /// The message of ``expect(_:_:)``'s failure (a server library's write reports it itself).
+    static func mismatch(_ operation: String) -> String {
+        "cannot \(operation): the library no longer matches its history"
     }
 }

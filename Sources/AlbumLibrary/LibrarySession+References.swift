@@ -85,7 +85,7 @@ extension LibrarySession {
     ///   already there, or a storage error.
     @discardableResult
     public func move(_ album: AlbumReference, to target: Int) throws -> AlbumChange<MoveAlbumCommand> {
-        try change(album) { from, found in
+        try change(album, movingTo: target) { from, found in
             let count = try library.count()
             guard target >= 1 && target <= count else {
                 throw library.outOfRange(target, limit: count)
@@ -114,12 +114,14 @@ extension LibrarySession {
     }
 
     /// Pushes the command `makeCommand` makes from the album `reference` names, both inside the
-    /// history's write transaction, and returns it with that album.
+    /// history's write transaction, and returns it with that album. A move passes its `target`,
+    /// whose reads a server library sends ahead too.
     func change<Command: PersistentCommand>(
-        _ reference: AlbumReference, _ makeCommand: (_ position: Int, _ album: Album) throws -> Command
+        _ reference: AlbumReference, movingTo target: Int? = nil,
+        _ makeCommand: (_ position: Int, _ album: Album) throws -> Command
     ) throws -> AlbumChange<Command> where Command.Receiver == LibraryAPI {
         var found: (position: Int, album: Album)?
-        let command = try push {
+        let command = try push(readingAhead: .changing(reference, movingTo: target)) {
             let located = try library.find(reference)
             found = located
             return try makeCommand(located.position, located.album)

@@ -105,7 +105,9 @@ public final class LibrarySession {
     /// - Throws: ``LibraryError/Code/positionOutOfRange``, or a storage error.
     @discardableResult
     public func add(_ album: Album, at position: Int? = nil) throws -> AddAlbumCommand {
-        try push { AddAlbumCommand(album: album, position: try position ?? (library.count() + 1)) }
+        try push(readingAhead: .adding(album, at: position)) {
+            AddAlbumCommand(album: album, position: try position ?? (library.count() + 1))
+        }
     }
 
     /// Appends albums as one undoable step, all or nothing.
@@ -144,6 +146,16 @@ public final class LibrarySession {
         _ makeCommand: () throws -> Command
     ) throws -> Command where Command.Receiver == LibraryAPI {
         try history.push(makeCommand)
+    }
+
+    /// Pushes the command `makeCommand` makes, sending `reads` with the transaction's opening.
+    func push<Command: PersistentCommand>(
+        readingAhead reads: ChangeReads, _ makeCommand: () throws -> Command
+    ) throws -> Command where Command.Receiver == LibraryAPI {
+        library.readAhead(reads)
+        // A push that fails before its transaction begins leaves nothing for the next one.
+        defer { library.readAhead(nil) }
+        return try history.push(makeCommand)
     }
 }
 

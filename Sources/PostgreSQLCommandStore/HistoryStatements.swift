@@ -128,19 +128,21 @@ struct HistoryStatements {
 
     // MARK: Entries
 
-    /// Every column of an entry row but its payload.
-    var selectEntry: String {
-        """
-        SELECT kind, version, text, action_text, merge_id, significant, token, recorded_at, author, node
-        FROM \(entry) WHERE sequence = $1
-        """
-    }
-
-    /// The same columns for every entry of a range (``selectEntry``'s columns after the sequence),
-    /// in order: a history's records in one statement.
+    /// Every column of an entry row but its payload, then its sequence, for every entry of a
+    /// range, in order: a history's records in one statement.
     var selectEntries: String {
         """
         SELECT kind, version, text, action_text, merge_id, significant, token, recorded_at, author, node, sequence
+        FROM \(entry) WHERE sequence >= $1 AND sequence < $2 ORDER BY sequence
+        """
+    }
+
+    /// ``selectEntries``' columns, then the payload of the entry with sequence `$3` alone (`NULL`
+    /// for the others and when `$3` is `NULL`): an entry and its neighbours in one statement.
+    var selectEntriesAround: String {
+        """
+        SELECT kind, version, text, action_text, merge_id, significant, token, recorded_at, author, node, sequence,
+            CASE WHEN sequence = $3 THEN payload END
         FROM \(entry) WHERE sequence >= $1 AND sequence < $2 ORDER BY sequence
         """
     }

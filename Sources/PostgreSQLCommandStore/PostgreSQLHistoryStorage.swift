@@ -259,14 +259,42 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
 
     func load(at position: Int) throws -> Cached {
         precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
+        if let cached = cache[sequence(at: position)] { return cached }
+        // With its payload: an entry read alone is most often about to run.
+        return try loadAround(position, withPayload: true)
+    }
+
+    /// Reads the entry at `position` (with its payload or not) and its neighbours on either side,
+    /// in one statement, and caches those not cached yet: an undo reads the step it undoes, its
+    /// payload and the step below (the next undo's record) in one round trip, a redo the one above.
+    private func loadAround(_ position: Int, withPayload: Bool) throws -> Cached {
         let sequence = sequence(at: position)
-        if let cached = cache[sequence] { return cached }
-        guard let row = try query(statements.selectEntry, [sequence]).first else {
+        let range = max(0, position - 1)..<min(count, position + 2)
+        let rows = try query(
+            statements.selectEntriesAround,
+            [self.sequence(at: range.lowerBound), self.sequence(at: range.upperBound), withPayload ? sequence : nil])
+        var found: Cached?
+        for row in rows {
+            guard let rowSequence = try row.decode(Int64.self, at: 10), range.contains(Int(rowSequence - base))
+            else { continue }
+            var loaded = try cached(from: row, at: Int(rowSequence - base))
+            if rowSequence == sequence {
+                if withPayload {
+                    guard let payload = try row.decode(Data.self, at: 11) else {
+                        throw StoreError(.corruptDatabase, "\(place) has history entry \(position) without its data")
+                    }
+                    loaded = withStoredPayload(loaded, payload, at: position)
+                }
+                found = loaded
+                cache[rowSequence] = loaded
+            } else if cache[rowSequence] == nil {
+                cache[rowSequence] = loaded
+            }
+        }
+        guard let found else {
             throw StoreError(.corruptDatabase, "\(place) has lost history entry \(position) (sequence \(sequence))")
         }
-        let cached = try cached(from: row, at: position)
-        cache[sequence] = cached
-        return cached
+        return found
     }
 
     /// Reads every entry not cached yet, in one statement: a history's records after another
@@ -288,7 +316,7 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         }
     }
 
-    /// The entry in a row of ``HistoryStatements/selectEntry`` (or ``HistoryStatements/selectEntries``),
+    /// The entry in a row of ``HistoryStatements/selectEntries`` (or ``HistoryStatements/selectEntriesAround``),
     /// its payload not read.
     private func cached(from row: PostgreSQLRow, at position: Int) throws -> Cached {
         let sequence = sequence(at: position)
@@ -315,15 +343,25 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
 
     /// The entry with its payload read (to run or rewrite it).
     private func loadWithPayload(at position: Int) throws -> Cached {
-        var loaded = try load(at: position)
-        guard loaded.stored.payload == nil else { return loaded }
+        precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
         let sequence = sequence(at: position)
-        loaded.stored.payload = try payload(at: sequence, position: position)
+        guard let cached = cache[sequence] else { return try loadAround(position, withPayload: true) }
+        guard cached.stored.payload == nil else { return cached }
+        let loaded = withStoredPayload(cached, try payload(at: sequence, position: position), at: position)
+        cache[sequence] = loaded
+        return loaded
+    }
+
+    /// `loaded` with its payload, read apart.
+    private func withStoredPayload(_ loaded: Cached, _ payload: Data, at position: Int) -> Cached {
+        var loaded = loaded
+        loaded.stored.payload = payload
         loaded.entry = Entry(
             content: .stored(
                 loaded.stored,
-                Decoding(commands: commands, path: place, position: position, storage: self, sequence: sequence)))
-        cache[sequence] = loaded
+                Decoding(
+                    commands: commands, path: place, position: position, storage: self,
+                    sequence: sequence(at: position))))
         return loaded
     }
 

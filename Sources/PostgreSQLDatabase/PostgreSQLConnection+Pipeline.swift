@@ -46,6 +46,7 @@ extension PostgreSQLConnection {
     ///   anything is sent).
     @discardableResult
     public func pipeline(_ statements: [PostgreSQLStatement]) throws(PostgreSQLError) -> [[PostgreSQLRow]] {
+        if !deferredWrites.isEmpty { return try pipelineAfterDeferredWrites(statements) }
         if statements.count == 1, let statement = statements.first,
             let rows = try runAlone(statement, texts: try Self.checked(statement.parameterTexts))
         {
@@ -97,6 +98,7 @@ extension PostgreSQLConnection {
         let synced = PQpipelineSync(handle) == 1
         if !synced, failure == nil { failure = lostOrFailed(nil) }
         var results: [[PostgreSQLRow]] = []
+        failedStatementIndex = nil
         if synced {
             results = readResults(of: sent, failure: &failure)
         }
@@ -144,6 +146,8 @@ extension PostgreSQLConnection {
         var results: [[PostgreSQLRow]] = []
         results.reserveCapacity(sent.count)
         for command in sent {
+            // The statement this command runs or prepares: the place of a failure.
+            let statementIndex = results.count
             var rows: [PostgreSQLRow] = []
             // One result per command, then NULL.
             while let result = PQgetResult(handle) {
@@ -158,7 +162,10 @@ extension PostgreSQLConnection {
                     // Skipped: an earlier statement failed, and its error is the one kept.
                     break
                 default:
-                    if failure == nil { failure = lostOrFailed(result) }
+                    if failure == nil {
+                        failure = lostOrFailed(result)
+                        failedStatementIndex = statementIndex
+                    }
                 }
                 PQclear(result)
                 if PQstatus(handle) != CONNECTION_OK { break }

@@ -65,7 +65,8 @@ extension PostgreSQLConnection {
     ///   - isolation: The isolation level (``Isolation/serializable`` by default).
     ///   - readOnly: Whether the transaction only reads (`READ ONLY`; no commit hook).
     ///   - attempts: How many times to run the transaction before a serialization failure is thrown.
-    ///   - opening: The statements sent with `BEGIN`, inside the transaction.
+    ///   - opening: The statements sent with `BEGIN`, inside the transaction (then the reads of
+    ///     ``readAhead(_:)``).
     ///   - body: The work, given the opening statements' rows; returns its value and the statements
     ///     to send with `COMMIT` (run before it, inside the transaction).
     /// - Returns: What `body` returned in the attempt that committed, and the closing statements'
@@ -81,14 +82,19 @@ extension PostgreSQLConnection {
         let begin =
             readOnly
             ? "BEGIN ISOLATION LEVEL \(isolation.rawValue) READ ONLY" : "BEGIN ISOLATION LEVEL \(isolation.rawValue)"
+        // Every statement sends or drops them first, so none outlive their transaction.
+        assert(deferredWrites.isEmpty, "writes deferred outside a transaction")
+        let ahead = readsAhead
+        readsAhead = []
         var attempt = 1
         while true {
             do {
                 // A failure here leaves no transaction: the pipeline rolls back the one it began.
-                let opened = try pipeline([PostgreSQLStatement(begin)] + opening)
+                let opened = try pipeline([PostgreSQLStatement(begin)] + opening + ahead)
+                for (read, rows) in zip(ahead, opened.suffix(ahead.count)) { keep(rows, of: read) }
                 let outcome: (value: T, closing: [PostgreSQLStatement])
                 do {
-                    outcome = try body(Array(opened.dropFirst()))
+                    outcome = try body(Array(opened.dropFirst().prefix(opening.count)))
                 } catch {
                     rollbackIgnoringErrors()
                     throw error
@@ -123,12 +129,12 @@ extension PostgreSQLConnection {
         guard hasOpenTransaction else {
             _ = try execute("BEGIN ISOLATION LEVEL READ COMMITTED")
             defer { rollbackIgnoringErrors() }
-            return try body()
+            return try bodyWithItsWrites(body)
         }
         _ = try execute("SAVEPOINT commandkit_trial")
         let result: Result<T, any Error>
         do {
-            result = .success(try body())
+            result = .success(try bodyWithItsWrites(body))
         } catch {
             result = .failure(error)
         }
@@ -141,6 +147,14 @@ extension PostgreSQLConnection {
             throw error
         }
         return try result.get()
+    }
+
+    /// Runs `body`, then sends the writes it deferred (``sendLater(_:expectingOneRowOtherwise:)``):
+    /// a trial's writes must run (and may fail) before its rollback, which would drop them unsent.
+    private func bodyWithItsWrites<T>(_ body: () throws -> T) throws -> T {
+        let value = try body()
+        try sendDeferredWrites(before: "")
+        return value
     }
 
     /// Calls `hook` before each commit of a read-write transaction on this connection

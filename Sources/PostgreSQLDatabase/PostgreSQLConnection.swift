@@ -78,6 +78,16 @@ public final class PostgreSQLConnection {
     var preparedStatementCount = 0
     /// Called before each commit of a read-write transaction (``setCommitHook(_:)``).
     var commitHook: (() -> Void)?
+    /// The rows of the reads sent since the last other statement of the transaction (``read(_:)``).
+    var keptReads: [PostgreSQLStatement: [PostgreSQLRow]] = [:]
+    /// The value of ``roundTrips`` after the last read kept: the kept rows hold while it is current.
+    var keptReadsRoundTrip = -1
+    /// The reads to send with the next transaction's `BEGIN` (``readAhead(_:)``).
+    var readsAhead: [PostgreSQLStatement] = []
+    /// The writes to send with the next statement (``sendLater(_:expectingOneRowOtherwise:)``).
+    var deferredWrites: [DeferredWrite] = []
+    /// The place of the statement that failed in the last pipeline that failed (0-based).
+    var failedStatementIndex: Int?
 
     /// The server process serving this connection (`pg_backend_pid()`), 0 while disconnected.
     public var serverProcessID: Int32 { PQbackendPID(handle) }
@@ -131,6 +141,7 @@ public final class PostgreSQLConnection {
     /// Sends one statement with its parameters' checked texts and returns its successful result
     /// (the caller clears it).
     func run(_ sql: String, texts: [String?]) throws(PostgreSQLError) -> OpaquePointer {
+        try sendDeferredWrites(before: sql)
         try reconnectIfLost()
         return try result(
             Self.withParameters(texts) { count, values in PQexecParams(handle, sql, count, nil, values, nil, nil, 0) })
@@ -200,6 +211,9 @@ public final class PostgreSQLConnection {
     /// Replaces the session with a new one, which has none of the old one's prepared statements.
     func reset() {
         preparedStatementNames.removeAll()
+        // Their transaction went with the session.
+        deferredWrites.removeAll()
+        keptReads.removeAll()
         PQreset(handle)
     }
 

@@ -9,12 +9,15 @@ import PostgreSQLDatabase
 extension PostgreSQLAlbums {
     /// What the library stores about the cover the album with `id` shows, without its bytes.
     func coverSummary(of id: UUID) throws -> CoverSummary? {
-        try connection.query(
+        try connection.read([Self.coverSummaryRead(of: id)])[0].first.map(Self.summary)
+    }
+
+    static func coverSummaryRead(of id: UUID) -> PostgreSQLStatement {
+        PostgreSQLStatement(
             """
             SELECT media_type, sha256, byte_count FROM album_cover JOIN cover_image ON cover_image.id = album_cover.image
             WHERE album_id = $1
-            """, [id.uuidString]
-        ).first.map(Self.summary)
+            """, [id.uuidString], prepared: true)
     }
 
     /// The summaries of the covers the albums among `ids` show: one statement.

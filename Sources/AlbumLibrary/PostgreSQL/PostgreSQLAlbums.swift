@@ -116,8 +116,39 @@ struct PostgreSQLAlbums {
 
     // MARK: - Reading
 
+    // The reads a change makes, as statements: a change sends the ones it knows it will make with
+    // the history's lock (`readAhead`), and a read made twice in a row inside a change is kept
+    // (`PostgreSQLConnection.read`), so the change waits for the server once for both.
+
+    static let countRead = PostgreSQLStatement("SELECT count(*) FROM album", prepared: true)
+
+    static func albumRead(at position: Int) -> PostgreSQLStatement {
+        PostgreSQLStatement(
+            "SELECT \(columns) FROM album ORDER BY sort_key LIMIT 1 OFFSET $1", [position - 1], prepared: true)
+    }
+
+    static func albumRead(withID id: UUID) -> PostgreSQLStatement {
+        PostgreSQLStatement("SELECT \(columns) FROM album WHERE id = $1", [id.uuidString], prepared: true)
+    }
+
+    /// The keys of the albums at `position - 1` and `position`.
+    static func neighbourKeysRead(ofInsertingAt position: Int) -> PostgreSQLStatement {
+        PostgreSQLStatement(
+            "SELECT sort_key FROM album ORDER BY sort_key LIMIT 2 OFFSET $1", [max(0, position - 2)], prepared: true)
+    }
+
+    /// Runs a read, or answers from its kept rows (`PostgreSQLConnection.read`).
+    private func read(_ statement: PostgreSQLStatement) throws -> [PostgreSQLRow] {
+        try connection.read([statement])[0]
+    }
+
+    /// Sends `reads` with the next transaction's opening (`PostgreSQLConnection.readAhead`).
+    func readAhead(_ reads: [PostgreSQLStatement]) {
+        connection.readAhead(reads)
+    }
+
     func count() throws -> Int {
-        try connection.query("SELECT count(*) FROM album").first?.decode(Int.self, at: 0) ?? 0
+        try read(Self.countRead).first?.decode(Int.self, at: 0) ?? 0
     }
 
     func albums() throws -> [Album] {
@@ -134,9 +165,7 @@ struct PostgreSQLAlbums {
     /// The album at a position, or `nil` when there is none.
     func located(at position: Int) throws -> Located? {
         guard position >= 1 else { return nil }
-        return try connection.query(
-            "SELECT \(Self.columns) FROM album ORDER BY sort_key LIMIT 1 OFFSET $1", [position - 1]
-        ).first.map(Self.located)
+        return try read(Self.albumRead(at: position)).first.map(Self.located)
     }
 
     func position(of id: UUID) throws -> Int? {
@@ -147,8 +176,7 @@ struct PostgreSQLAlbums {
     }
 
     func album(withID id: UUID) throws -> Album? {
-        try connection.query("SELECT \(Self.columns) FROM album WHERE id = $1", [id.uuidString]).first
-            .map { try Self.located($0).album }
+        try read(Self.albumRead(withID: id)).first.map { try Self.located($0).album }
     }
 
     /// The albums titled exactly `title`, with their keys.
@@ -193,9 +221,7 @@ struct PostgreSQLAlbums {
 
     /// The keys of the albums at `position - 1` and `position` (the first or both may be missing).
     func neighbourKeys(ofInsertingAt position: Int) throws -> [Int64] {
-        try connection.query(
-            "SELECT sort_key FROM album ORDER BY sort_key LIMIT 2 OFFSET $1", [max(0, position - 2)]
-        ).map { try Self.sortKey($0, at: 0) }
+        try read(Self.neighbourKeysRead(ofInsertingAt: position)).map { try Self.sortKey($0, at: 0) }
     }
 
     /// Up to `limit` albums after the key `sortKey` (from the first when `nil`), in library order:
@@ -243,34 +269,53 @@ struct PostgreSQLAlbums {
 
     // MARK: - Writing
 
+    // A change's writes are sent with its next read or its commit (`PostgreSQLConnection.sendLater`):
+    // no decision waits for them, and one that changes no row fails on the server, so the commit
+    // sent with it does not happen.
+
     func insert(_ album: Album, sortKey: Int64) throws {
-        try connection.execute(
-            """
-            INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
-            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-            """,
-            [
-                album.id.uuidString, sortKey, album.title, album.artist, album.genre, album.year,
-                album.coverURL?.absoluteString, SearchText.of(album),
-            ])
+        try connection.sendLater(
+            PostgreSQLStatement(
+                """
+                INSERT INTO album (id, sort_key, title, artist, genre, year, cover, search_text)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                """,
+                [
+                    album.id.uuidString, sortKey, album.title, album.artist, album.genre, album.year,
+                    album.coverURL?.absoluteString, SearchText.of(album),
+                ], prepared: true))
     }
 
-    /// Removes the album with `id`; returns how many rows went (0 or 1).
-    func remove(withID id: UUID) throws -> Int {
-        try connection.execute("DELETE FROM album WHERE id = $1", [id.uuidString])
+    /// Removes the album with `id`; `mismatch` is the failure's message when there is none.
+    func remove(withID id: UUID, otherwise mismatch: String) throws {
+        try connection.sendLater(
+            PostgreSQLStatement("DELETE FROM album WHERE id = $1", [id.uuidString], prepared: true),
+            expectingOneRowOtherwise: mismatch)
     }
 
-    /// Gives the album with id `id` the values (and id) of `album`; returns how many rows changed.
-    func update(id: UUID, to album: Album) throws -> Int {
-        try connection.execute(
-            """
-            UPDATE album SET id = $1, title = $2, artist = $3, genre = $4, year = $5, cover = $6, search_text = $7
-            WHERE id = $8
-            """,
-            [
-                album.id.uuidString, album.title, album.artist, album.genre, album.year,
-                album.coverURL?.absoluteString, SearchText.of(album), id.uuidString,
-            ])
+    /// Gives the album with id `id` the values (and id) of `album`; `mismatch` is the failure's
+    /// message when there is none.
+    func update(id: UUID, to album: Album, otherwise mismatch: String) throws {
+        try connection.sendLater(
+            PostgreSQLStatement(
+                """
+                UPDATE album SET id = $1, title = $2, artist = $3, genre = $4, year = $5, cover = $6, search_text = $7
+                WHERE id = $8
+                """,
+                [
+                    album.id.uuidString, album.title, album.artist, album.genre, album.year,
+                    album.coverURL?.absoluteString, SearchText.of(album), id.uuidString,
+                ], prepared: true),
+            expectingOneRowOtherwise: mismatch)
+    }
+
+    /// Gives the album with `id` the key `sortKey` (a move); `mismatch` is the failure's message
+    /// when there is none.
+    func setSortKey(_ sortKey: Int64, ofAlbumWithID id: UUID, otherwise mismatch: String) throws {
+        try connection.sendLater(
+            PostgreSQLStatement(
+                "UPDATE album SET sort_key = $1 WHERE id = $2", [sortKey, id.uuidString], prepared: true),
+            expectingOneRowOtherwise: mismatch)
     }
 
     /// Gives every album a fresh key, `gap` apart, keeping the order: one statement.
