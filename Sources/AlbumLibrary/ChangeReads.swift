@@ -16,4 +16,12 @@ extension LibraryAPI {
         server?.readAhead(reads.map(Self.statements(of:)) ?? [])
         #endif
     }
+
+    /// Sends a server library's deferred writes now (`PostgreSQLConnection.sendLater`); on a file,
+    /// every write has run already.
+    func sendDeferredWrites() throws {
+        #if PostgreSQL
+        try server?.sendDeferredWrites()
+        #endif
+    }
 }

@@ -129,6 +129,9 @@ extension LibrarySession {
             for (offset, position) in positions.enumerated() {
                 do {
                     try run(try read?[offset].get() ?? history.command(at: position), undoing: undoing)
+                    // A server library's writes wait for the next statement: sent now, so that
+                    // one that fails is this step's.
+                    try library.sendDeferredWrites()
                 } catch {
                     if Self.endsTransaction(error) { throw error }
                     return (position, Self.reason(error))

@@ -48,6 +48,15 @@ extension PostgreSQLConnection {
         deferredWrites.append(DeferredWrite(statement: statement, unchangedMessage: message))
     }
 
+    /// Sends the writes deferred so far now, in a round trip of their own (none when there are
+    /// none): a trial run of several steps sends each step's before the next, so that a failing
+    /// write is the step's.
+    ///
+    /// - Throws: A failing write's ``PostgreSQLError``.
+    package func sendDeferredWrites() throws(PostgreSQLError) {
+        try sendDeferredWrites(before: "")
+    }
+
     /// Sends the deferred writes before `sql`, in a round trip of their own, or drops them before a
     /// `ROLLBACK`.
     func sendDeferredWrites(before sql: String) throws(PostgreSQLError) {

@@ -47,10 +47,10 @@ extension PostgreSQLConnection {
     @discardableResult
     public func pipeline(_ statements: [PostgreSQLStatement]) throws(PostgreSQLError) -> [[PostgreSQLRow]] {
         if !deferredWrites.isEmpty { return try pipelineAfterDeferredWrites(statements) }
-        if statements.count == 1, let statement = statements.first,
-            let rows = try runAlone(statement, texts: try Self.checked(statement.parameterTexts))
-        {
-            return [rows]
+        if statements.count == 1, let statement = statements.first {
+            // A failure there is this statement's.
+            failedStatementIndex = 0
+            if let rows = try runAlone(statement, texts: try Self.checked(statement.parameterTexts)) { return [rows] }
         }
         guard !statements.isEmpty else { return [] }
         try reconnectIfLost()

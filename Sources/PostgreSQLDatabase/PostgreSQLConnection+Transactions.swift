@@ -153,7 +153,7 @@ extension PostgreSQLConnection {
     /// a trial's writes must run (and may fail) before its rollback, which would drop them unsent.
     private func bodyWithItsWrites<T>(_ body: () throws -> T) throws -> T {
         let value = try body()
-        try sendDeferredWrites(before: "")
+        try sendDeferredWrites()
         return value
     }
 

@@ -147,6 +147,11 @@ struct PostgreSQLAlbums {
         connection.readAhead(reads)
     }
 
+    /// Sends the writes deferred so far now (`PostgreSQLConnection.sendDeferredWrites`).
+    func sendDeferredWrites() throws {
+        try connection.sendDeferredWrites()
+    }
+
     func count() throws -> Int {
         try read(Self.countRead).first?.decode(Int.self, at: 0) ?? 0
     }
