@@ -26,8 +26,9 @@ public import PostgreSQLDatabase
 ///
 /// A call costs few round trips: `BEGIN` is sent with the header's lock, and the history's writes
 /// with `COMMIT` (libpq's pipeline mode), so a push, an undo or a redo whose command sends one
-/// statement waits for the server three times. A command must therefore not read the history's
-/// own tables: its writes may reach the server after the command's statements (in the same
+/// statement waits for the server three times (twice when the receiver sends its write with the
+/// commit, as the album library does). A command must therefore not read the history's own
+/// tables: its writes may reach the server after the command's statements (in the same
 /// transaction).
 ///
 /// Other clients' commits are seen lazily, as `DurableHistory` sees other processes': every read

@@ -65,8 +65,7 @@ extension PostgreSQLConnection {
     ///   - isolation: The isolation level (``Isolation/serializable`` by default).
     ///   - readOnly: Whether the transaction only reads (`READ ONLY`; no commit hook).
     ///   - attempts: How many times to run the transaction before a serialization failure is thrown.
-    ///   - opening: The statements sent with `BEGIN`, inside the transaction (then the reads of
-    ///     ``readAhead(_:)``).
+    ///   - opening: The statements sent with `BEGIN`, inside the transaction.
     ///   - body: The work, given the opening statements' rows; returns its value and the statements
     ///     to send with `COMMIT` (run before it, inside the transaction).
     /// - Returns: What `body` returned in the attempt that committed, and the closing statements'
