@@ -22,7 +22,8 @@ extension PostgreSQLConnection {
     ///
     /// The rows kept by ``read(_:)`` end at once: a read sent after the write sees it. A
     /// `ROLLBACK` (to a savepoint or of the transaction) drops the writes not sent yet; every other
-    /// statement sends them first.
+    /// statement sends them first. Past ``deferredWriteLimit`` writes they are sent at once, so
+    /// that a pipeline stays a handful of statements (``pipeline(_:)``).
     ///
     /// - Parameters:
     ///   - write: One statement that changes rows.
@@ -46,7 +47,12 @@ extension PostgreSQLConnection {
             return
         }
         deferredWrites.append(DeferredWrite(statement: statement, unchangedMessage: message))
+        if deferredWrites.count >= Self.deferredWriteLimit { try sendDeferredWrites() }
     }
+
+    /// How many writes wait for the next statement at most: a step that writes without reading
+    /// (the undo of many adds in one call) sends them in pipelines of this many.
+    package static let deferredWriteLimit = 64
 
     /// Sends the writes deferred so far now, in a round trip of their own (none when there are
     /// none): a trial run of several steps sends each step's before the next, so that a failing

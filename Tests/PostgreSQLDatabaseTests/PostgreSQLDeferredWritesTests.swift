@@ -5,8 +5,8 @@ import Testing
 
 /// Writes sent with the next statement, against a real server: they travel with the next read or
 /// the commit and are seen by both, one that must change a row and changes none fails the commit
-/// with its message and commits nothing, a rollback drops them, and outside a transaction they run
-/// at once.
+/// with its message and commits nothing, a rollback drops them, many go in pipelines of a handful,
+/// and outside a transaction they run at once.
 @Suite(.enabled(if: PostgreSQLServer.isEnabled, "COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)"))
 struct PostgreSQLDeferredWritesTests {
     typealias Albums = PostgreSQLKeptReadsTests
@@ -94,6 +94,22 @@ struct PostgreSQLDeferredWritesTests {
                 try connection.sendLater(Self.rename(2, to: "Giant Steps (live)"), expectingOneRowOtherwise: "no 2")
             }
             #expect(try Self.titles(connection) == ["Blue Train", "Giant Steps (live)"])
+        }
+    }
+
+    @Test func manyWritesGoInPipelinesOfAHandful() throws {
+        try Albums.withAlbums { connection, _ in
+            let count = 2 * PostgreSQLConnection.deferredWriteLimit + 2
+            let trips = try PostgreSQLPipelineTests.roundTrips(on: connection) { () throws in
+                try connection.inTransaction(.readCommitted) { () throws in
+                    for id in 3..<(3 + count) {
+                        try connection.sendLater(PostgreSQLStatement("INSERT INTO album VALUES ($1, 'x')", [id]))
+                    }
+                }
+            }
+            // BEGIN; two pipelines of the limit's size; the last two with COMMIT.
+            #expect(trips == 4)
+            #expect(try connection.query("SELECT count(*) FROM album")[0].decode(Int.self, at: 0) == 2 + count)
         }
     }
 
