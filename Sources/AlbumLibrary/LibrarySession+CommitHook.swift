@@ -6,7 +6,8 @@ import PostgreSQLDatabase
 
 extension LibrarySession {
     /// Calls `hook` before each commit of a change through this session, inside its transaction:
-    /// the change is made and its locks are held, nothing of it is committed yet.
+    /// the change is decided and the history's lock is held, nothing of it is committed yet (on a
+    /// server, its album writes travel with the commit itself).
     ///
     /// For tests and instrumentation, on a library file and on a server alike: a test can hold a
     /// process there (the hook waits for its signal), so that the order of two processes' changes
