@@ -147,6 +147,21 @@ struct HistoryStatements {
         """
     }
 
+    /// The two entries an undo (`below`) or a redo (above) reaches first, with their payloads, in
+    /// ``selectEntriesAround``' columns: where they are is read from the header in the statement
+    /// itself, so it travels with the header's lock, before the client knows the index.
+    func selectEntriesNextTo(currentIndexBelow below: Bool) -> String {
+        let range = below ? "- 2" : ""
+        let end = below ? "" : "+ 2"
+        return """
+            SELECT kind, version, text, action_text, merge_id, significant, token, recorded_at, author, node, sequence,
+                payload
+            FROM \(entry) WHERE sequence >= (SELECT base + current_index \(range) FROM \(header) WHERE singleton = 1)
+                AND sequence < (SELECT base + current_index \(end) FROM \(header) WHERE singleton = 1)
+            ORDER BY sequence
+            """
+    }
+
     var selectPayload: String { "SELECT payload FROM \(entry) WHERE sequence = $1" }
 
     var insertEntry: String {

@@ -509,14 +509,24 @@ public final class PostgreSQLHistory<Receiver> {
             do {
                 // Three round trips for a call whose command sends one statement: BEGIN with the
                 // header's lock, the command's statement, and the history's writes with COMMIT.
+                // An undo or a redo also reads the entries it reaches first with the lock: after
+                // another client's commit it would wait for them once more.
+                let nextEntries = [UndoChange.Operation.undo, .redo].contains(change)
                 let (value, closed) = try connection.inTransaction(
                     isolation, attempts: Self.attempts,
                     opening: [PostgreSQLStatement(storage.statements.selectHeaderForUpdate, prepared: true)]
+                        + (nextEntries
+                            ? [
+                                PostgreSQLStatement(
+                                    storage.statements.selectEntriesNextTo(currentIndexBelow: change == .undo),
+                                    prepared: true)
+                            ] : [])
                 ) { opened in
                     transactionAttempts += 1
                     storage.beginTransaction()
                     do {
                         try storage.reload(header: opened[0])
+                        if nextEntries { try storage.cacheEntriesNextToIndex(opened[1]) }
                         // Another client may have changed the limit: follow what is stored.
                         if engine.undoLimit != storage.undoLimit { try engine.setUndoLimit(storage.undoLimit) }
                         let result = try operation(&engine)

@@ -261,40 +261,49 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
         if let cached = cache[sequence(at: position)] { return cached }
         // With its payload: an entry read alone is most often about to run.
-        return try loadAround(position, withPayload: true)
+        return try loadAround(position)
     }
 
-    /// Reads the entry at `position` (with its payload or not) and its neighbours on either side,
-    /// in one statement, and caches those not cached yet: an undo reads the step it undoes, its
-    /// payload and the step below (the next undo's record) in one round trip, a redo the one above.
-    private func loadAround(_ position: Int, withPayload: Bool) throws -> Cached {
+    /// Reads the entry at `position` with its payload, and its neighbours on either side without
+    /// theirs, in one statement, and caches those not cached yet: an undo reads the step it undoes,
+    /// its payload and the step below (the next undo's record) in one round trip, a redo the one above.
+    private func loadAround(_ position: Int) throws -> Cached {
         let sequence = sequence(at: position)
         let range = max(0, position - 1)..<min(count, position + 2)
         let rows = try query(
             statements.selectEntriesAround,
-            [self.sequence(at: range.lowerBound), self.sequence(at: range.upperBound), withPayload ? sequence : nil])
-        var found: Cached?
-        for row in rows {
-            guard let rowSequence = try row.decode(Int64.self, at: 10), range.contains(Int(rowSequence - base))
-            else { continue }
-            var loaded = try cached(from: row, at: Int(rowSequence - base))
-            if rowSequence == sequence {
-                if withPayload {
-                    guard let payload = try row.decode(Data.self, at: 11) else {
-                        throw StoreError(.corruptDatabase, "\(place) has history entry \(position) without its data")
-                    }
-                    loaded = withStoredPayload(loaded, payload, at: position)
-                }
-                found = loaded
-                cache[rowSequence] = loaded
-            } else if cache[rowSequence] == nil {
-                cache[rowSequence] = loaded
-            }
-        }
-        guard let found else {
+            [self.sequence(at: range.lowerBound), self.sequence(at: range.upperBound), sequence])
+        try cache(rows, within: range, keeping: sequence)
+        guard let found = cache[sequence] else {
             throw StoreError(.corruptDatabase, "\(place) has lost history entry \(position) (sequence \(sequence))")
         }
+        guard found.stored.payload != nil else {
+            throw StoreError(.corruptDatabase, "\(place) has history entry \(position) without its data")
+        }
         return found
+    }
+
+    /// Caches the entries of `rows` (``HistoryStatements/selectEntriesAround``' columns, a payload
+    /// last or `NULL`) at positions within `range`, keeping those cached already but the one with
+    /// sequence `replaced`, which the rows' copy replaces.
+    private func cache(_ rows: [PostgreSQLRow], within range: Range<Int>, keeping replaced: Int64? = nil) throws {
+        for row in rows {
+            guard let sequence = try row.decode(Int64.self, at: 10), range.contains(Int(sequence - base)),
+                cache[sequence] == nil || sequence == replaced
+            else { continue }
+            let position = Int(sequence - base)
+            var loaded = try cached(from: row, at: position)
+            if let payload = try row.decode(Data.self, at: 11) {
+                loaded = withStoredPayload(loaded, payload, at: position)
+            }
+            cache[sequence] = loaded
+        }
+    }
+
+    /// Caches the entries an undo or a redo reads first, sent with the header's lock
+    /// (``HistoryStatements/selectEntriesNextTo(currentIndexBelow:)``), once the header is read.
+    func cacheEntriesNextToIndex(_ rows: [PostgreSQLRow]) throws {
+        try cache(rows, within: 0..<count)
     }
 
     /// Reads every entry not cached yet, in one statement: a history's records after another
@@ -345,7 +354,7 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
     private func loadWithPayload(at position: Int) throws -> Cached {
         precondition((0..<count).contains(position), "history position \(position) out of 0..<\(count)")
         let sequence = sequence(at: position)
-        guard let cached = cache[sequence] else { return try loadAround(position, withPayload: true) }
+        guard let cached = cache[sequence] else { return try loadAround(position) }
         guard cached.stored.payload == nil else { return cached }
         let loaded = withStoredPayload(cached, try payload(at: sequence, position: position), at: position)
         cache[sequence] = loaded
