@@ -151,13 +151,19 @@ struct HistoryStatements {
     /// ``selectEntriesAround``' columns: where they are is read from the header in the statement
     /// itself, so it travels with the header's lock, before the client knows the index.
     func selectEntriesNextTo(currentIndexBelow below: Bool) -> String {
-        let range = below ? "- 2" : ""
-        let end = below ? "" : "+ 2"
-        return """
+        below
+            ? """
             SELECT kind, version, text, action_text, merge_id, significant, token, recorded_at, author, node, sequence,
                 payload
-            FROM \(entry) WHERE sequence >= (SELECT base + current_index \(range) FROM \(header) WHERE singleton = 1)
-                AND sequence < (SELECT base + current_index \(end) FROM \(header) WHERE singleton = 1)
+            FROM \(entry) WHERE sequence >= (SELECT base + current_index - 2 FROM \(header) WHERE singleton = 1)
+                AND sequence < (SELECT base + current_index FROM \(header) WHERE singleton = 1)
+            ORDER BY sequence
+            """
+            : """
+            SELECT kind, version, text, action_text, merge_id, significant, token, recorded_at, author, node, sequence,
+                payload
+            FROM \(entry) WHERE sequence >= (SELECT base + current_index FROM \(header) WHERE singleton = 1)
+                AND sequence < (SELECT base + current_index + 2 FROM \(header) WHERE singleton = 1)
             ORDER BY sequence
             """
     }

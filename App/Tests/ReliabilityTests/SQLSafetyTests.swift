@@ -32,6 +32,8 @@ import Testing
             "PostgreSQLQueryCondition's SQL: assembled in PostgreSQLQueryCondition.swift from its constant fragments and $n placeholders only, every value bound",
         "LibraryAPI+ImportStaging.swift: table.rawValue": "BatchTable's raw values: import_batch, replaced_album",
         "PostgreSQLAlbums+Imports.swift: table.rawValue": "BatchTable's raw values: import_batch, replaced_album",
+        "PostgreSQLConnection+DeferredWrites.swift: write.sql":
+            "a deferred write's own SQL (its values bound), wrapped so that changing no row fails on the server",
         "PostgreSQLConnection+Transactions.swift: isolation.rawValue":
             "Isolation's raw values: READ COMMITTED, REPEATABLE READ, SERIALIZABLE",
         "HistoryStatements.swift: header":

@@ -124,11 +124,11 @@ struct PostgreSQLAlbums {
 
     static func albumRead(at position: Int) -> PostgreSQLStatement {
         PostgreSQLStatement(
-            "SELECT \(columns) FROM album ORDER BY sort_key LIMIT 1 OFFSET $1", [position - 1], prepared: true)
+            "SELECT \(Self.columns) FROM album ORDER BY sort_key LIMIT 1 OFFSET $1", [position - 1], prepared: true)
     }
 
     static func albumRead(withID id: UUID) -> PostgreSQLStatement {
-        PostgreSQLStatement("SELECT \(columns) FROM album WHERE id = $1", [id.uuidString], prepared: true)
+        PostgreSQLStatement("SELECT \(Self.columns) FROM album WHERE id = $1", [id.uuidString], prepared: true)
     }
 
     /// The keys of the albums at `position - 1` and `position`.
