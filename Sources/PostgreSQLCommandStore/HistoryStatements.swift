@@ -147,23 +147,24 @@ struct HistoryStatements {
         """
     }
 
-    /// The two entries an undo (`below`) or a redo (above) reaches first, with their payloads, in
-    /// ``selectEntriesAround``' columns: where they are is read from the header in the statement
-    /// itself, so it travels with the header's lock, before the client knows the index.
+    /// The two entries an undo (`below`) or a redo (above) reaches first, in
+    /// ``selectEntriesAround``' columns, with the payload of the one it runs first only (the other
+    /// is the next call's record): where they are is read from the header in the statement itself,
+    /// so it travels with the header's lock, before the client knows the index.
     func selectEntriesNextTo(currentIndexBelow below: Bool) -> String {
         below
             ? """
             SELECT kind, version, text, action_text, merge_id, significant, token, recorded_at, author, node, sequence,
-                payload
-            FROM \(entry) WHERE sequence >= (SELECT base + current_index - 2 FROM \(header) WHERE singleton = 1)
-                AND sequence < (SELECT base + current_index FROM \(header) WHERE singleton = 1)
+                CASE WHEN sequence = top.first + 1 THEN payload END
+            FROM \(entry), (SELECT base + current_index - 2 AS first FROM \(header) WHERE singleton = 1) top
+            WHERE sequence >= top.first AND sequence < top.first + 2
             ORDER BY sequence
             """
             : """
             SELECT kind, version, text, action_text, merge_id, significant, token, recorded_at, author, node, sequence,
-                payload
-            FROM \(entry) WHERE sequence >= (SELECT base + current_index FROM \(header) WHERE singleton = 1)
-                AND sequence < (SELECT base + current_index + 2 FROM \(header) WHERE singleton = 1)
+                CASE WHEN sequence = next.first THEN payload END
+            FROM \(entry), (SELECT base + current_index AS first FROM \(header) WHERE singleton = 1) next
+            WHERE sequence >= next.first AND sequence < next.first + 2
             ORDER BY sequence
             """
     }
