@@ -30,33 +30,15 @@ psql -X -q "$BASE" -c "CREATE SCHEMA $SCHEMA"
 psql -X -q "$URL" -c "CREATE TABLE header (id int PRIMARY KEY, revision bigint)" \
     -c "INSERT INTO header VALUES (1, 0)" -c "CREATE TABLE entry (revision bigint, payload text)"
 
-cat >"$WORK/one-trip.sql" <<'SQL'
-\startpipeline
-BEGIN;
-SELECT revision FROM header WHERE id = 1 FOR UPDATE;
-INSERT INTO entry VALUES (1, 'a step');
+# A change's statements: the header's lock first, then what the change writes.
+LOCK="BEGIN;
+SELECT revision FROM header WHERE id = 1 FOR UPDATE;"
+WRITES="INSERT INTO entry VALUES (1, 'a step');
 UPDATE header SET revision = revision + 1 WHERE id = 1;
-COMMIT;
-\endpipeline
-SQL
-cat >"$WORK/two-trips.sql" <<'SQL'
-\startpipeline
-BEGIN;
-SELECT revision FROM header WHERE id = 1 FOR UPDATE;
-\endpipeline
-\startpipeline
-INSERT INTO entry VALUES (1, 'a step');
-UPDATE header SET revision = revision + 1 WHERE id = 1;
-COMMIT;
-\endpipeline
-SQL
-cat >"$WORK/five-trips.sql" <<'SQL'
-BEGIN;
-SELECT revision FROM header WHERE id = 1 FOR UPDATE;
-INSERT INTO entry VALUES (1, 'a step');
-UPDATE header SET revision = revision + 1 WHERE id = 1;
-COMMIT;
-SQL
+COMMIT;"
+printf '%s\n' '\startpipeline' "$LOCK" "$WRITES" '\endpipeline' >"$WORK/one-trip.sql"
+printf '%s\n' '\startpipeline' "$LOCK" '\endpipeline' '\startpipeline' "$WRITES" '\endpipeline' >"$WORK/two-trips.sql"
+printf '%s\n' "$LOCK" "$WRITES" >"$WORK/five-trips.sql"
 
 for shape in one-trip two-trips five-trips; do
     mode=extended

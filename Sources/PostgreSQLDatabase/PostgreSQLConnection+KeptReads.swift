@@ -49,7 +49,7 @@ extension PostgreSQLConnection {
 
     /// Keeps `rows` as what `read` returns now: `read` ran last in the pipeline just sent, in the
     /// transaction open on the session (rows kept before that pipeline, which may have written, end).
-    package func keep(_ rows: [PostgreSQLRow], of read: PostgreSQLStatement) {
+    func keep(_ rows: [PostgreSQLRow], of read: PostgreSQLStatement) {
         guard hasOpenTransaction else { return }
         if keptReadsRoundTrip != roundTrips { keptReads.removeAll(keepingCapacity: true) }
         keptReads[read] = rows

@@ -18,10 +18,7 @@ import Testing
 /// naming its step.
 @Suite(.enabled(if: PostgreSQLTestServer.isEnabled)) struct PostgreSQLLibraryRoundTripTests {
     private static func roundTrips(of session: LibrarySession, _ body: () throws -> Void) throws -> Int {
-        let connection = try #require(session.library.server).connection
-        let before = connection.roundTrips
-        try body()
-        return connection.roundTrips - before
+        try #require(session.library.server).connection.countingRoundTrips(body)
     }
 
     @Test func aChangeTakesTwoRoundTripsAndAnUndoThree() throws {

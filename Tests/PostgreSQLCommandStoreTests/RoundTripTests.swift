@@ -14,12 +14,6 @@ import Testing
 @Suite(
     .enabled(if: PostgreSQLTestServer.isEnabled, "COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)"))
 struct RoundTripTests {
-    static func roundTrips(on connection: PostgreSQLConnection, _ body: () throws -> Void) rethrows -> Int {
-        let before = connection.roundTrips
-        try body()
-        return connection.roundTrips - before
-    }
-
     @Test func aPushAnUndoAndARedoTakeThreeRoundTripsEach() throws {
         let database = try PostgreSQLTestServer.Database()
         defer { database.drop() }
@@ -28,20 +22,20 @@ struct RoundTripTests {
         let connection = history.connection
         try history.push(PostgreSQLLine(line: "first"))
         for line in ["a", "b"] {
-            #expect(try Self.roundTrips(on: connection) { try history.push(PostgreSQLLine(line: line)) } == 3)
+            #expect(try connection.countingRoundTrips { try history.push(PostgreSQLLine(line: line)) } == 3)
         }
-        #expect(try Self.roundTrips(on: connection) { try history.undo() } == 3)
-        #expect(try Self.roundTrips(on: connection) { try history.undo() } == 3)
-        #expect(try Self.roundTrips(on: connection) { try history.redo() } == 3)
+        #expect(try connection.countingRoundTrips { try history.undo() } == 3)
+        #expect(try connection.countingRoundTrips { try history.undo() } == 3)
+        #expect(try connection.countingRoundTrips { try history.redo() } == 3)
         #expect(try client.lines.lines() == ["first", "a"])
         // A push over a redo step removes it in the same round trips (the DELETE goes with the writes).
-        #expect(try Self.roundTrips(on: connection) { try history.push(PostgreSQLLine(line: "c")) } == 3)
+        #expect(try connection.countingRoundTrips { try history.push(PostgreSQLLine(line: "c")) } == 3)
         // A macro: BEGIN with the lock; per child its savepoint, its statement, and its release;
         // at the end the macro's entry, the header, the NOTIFY and COMMIT.
-        #expect(try Self.roundTrips(on: connection) { try history.beginMacro("Pair") } == 1)
-        #expect(try Self.roundTrips(on: connection) { try history.push(PostgreSQLLine(line: "d")) } == 3)
-        #expect(try Self.roundTrips(on: connection) { try history.push(PostgreSQLLine(line: "e")) } == 3)
-        #expect(try Self.roundTrips(on: connection) { try history.endMacro() } == 1)
+        #expect(try connection.countingRoundTrips { try history.beginMacro("Pair") } == 1)
+        #expect(try connection.countingRoundTrips { try history.push(PostgreSQLLine(line: "d")) } == 3)
+        #expect(try connection.countingRoundTrips { try history.push(PostgreSQLLine(line: "e")) } == 3)
+        #expect(try connection.countingRoundTrips { try history.endMacro() } == 1)
         #expect(!connection.hasOpenTransaction)
         // What those calls left, as another client reads it.
         let other = try Client(database)
@@ -70,14 +64,14 @@ struct RoundTripTests {
             _ = try reader.history.records()
             try writer.history.push(PostgreSQLLine(line: "last"))
             var read: (records: [HistoryRecord], nodes: [HistoryNode.ID], index: Int, revision: Int)?
-            costs.append(try Self.roundTrips(on: reader.history.connection) { read = try reader.history.records() })
+            costs.append(try reader.history.connection.countingRoundTrips { read = try reader.history.records() })
             #expect(read?.records.count == length && read?.index == length && read?.records.last?.text == "Add last")
             #expect(read?.nodes.count == length && read?.revision == writer.history.revision)
         }
         #expect(costs[0] == costs[1] && costs[0] <= 6, "round trips for 4 and 40 steps: \(costs)")
         // Opening a client on the 40 steps reads the header and two records, not every entry.
         let lines = try PostgreSQLLines(connection: try database.connect())
-        let opening = try Self.roundTrips(on: lines.connection) {
+        let opening = try lines.connection.countingRoundTrips {
             _ = try PostgreSQLHistory(connection: lines.connection, receiver: lines, registry: PostgreSQLLines.registry)
         }
         #expect(opening <= 6, "round trips to open a history of 40 steps: \(opening)")

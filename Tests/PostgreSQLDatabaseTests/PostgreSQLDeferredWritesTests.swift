@@ -1,6 +1,7 @@
 #if PostgreSQL
 import Foundation
 import PostgreSQLDatabase
+import PostgreSQLTestSupport
 import Testing
 
 /// Writes sent with the next statement, against a real server: they travel with the next read or
@@ -21,7 +22,7 @@ struct PostgreSQLDeferredWritesTests {
 
     @Test func writesTravelWithTheNextReadAndTheCommit() throws {
         try Albums.withAlbums { connection, _ in
-            let trips = try PostgreSQLPipelineTests.roundTrips(on: connection) { () throws in
+            let trips = try connection.countingRoundTrips { () throws in
                 try connection.inTransaction(.readCommitted) { () throws in
                     try connection.sendLater(Self.rename(1, to: "Blue Train (mono)"), expectingOneRowOtherwise: "no 1")
                     // Sent with this read, before it: the read sees the write.
@@ -100,7 +101,7 @@ struct PostgreSQLDeferredWritesTests {
     @Test func manyWritesGoInPipelinesOfAHandful() throws {
         try Albums.withAlbums { connection, _ in
             let count = 2 * PostgreSQLConnection.deferredWriteLimit + 2
-            let trips = try PostgreSQLPipelineTests.roundTrips(on: connection) { () throws in
+            let trips = try connection.countingRoundTrips { () throws in
                 try connection.inTransaction(.readCommitted) { () throws in
                     for id in 3..<(3 + count) {
                         try connection.sendLater(PostgreSQLStatement("INSERT INTO album VALUES ($1, 'x')", [id]))

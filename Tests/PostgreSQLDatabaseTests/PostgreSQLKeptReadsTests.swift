@@ -1,6 +1,7 @@
 #if PostgreSQL
 import Foundation
 import PostgreSQLDatabase
+import PostgreSQLTestSupport
 import Testing
 
 /// Reads that cost no round trip of their own, against a real server: a read made again inside
@@ -26,21 +27,21 @@ struct PostgreSQLKeptReadsTests {
     @Test func aReadMadeAgainBeforeAnyOtherStatementCostsNoRoundTrip() throws {
         try Self.withAlbums { connection, schema in
             try connection.inTransaction(.readCommitted) {
-                var trips = try PostgreSQLPipelineTests.roundTrips(on: connection) { () throws in
+                var trips = try connection.countingRoundTrips { () throws in
                     #expect(try Self.title(connection.read([Self.titleRead])) == "Blue Train")
                     #expect(try Self.title(connection.read([Self.titleRead])) == "Blue Train")
                 }
                 #expect(trips == 1)
                 // Another read keeps the first (only reads went since): both answer without a trip.
                 _ = try connection.read([Self.countRead])
-                trips = try PostgreSQLPipelineTests.roundTrips(on: connection) { () throws in
+                trips = try connection.countingRoundTrips { () throws in
                     let rows = try connection.read([Self.titleRead, Self.countRead])
                     #expect(try Self.title(rows) == "Blue Train" && rows[1][0].decode(Int.self, at: 0) == 2)
                 }
                 #expect(trips == 0)
                 // A write ends them: the read is sent again and sees it.
                 try connection.execute("UPDATE album SET title = 'Blue Train (mono)' WHERE id = 1")
-                trips = try PostgreSQLPipelineTests.roundTrips(on: connection) { () throws in
+                trips = try connection.countingRoundTrips { () throws in
                     #expect(try Self.title(connection.read([Self.titleRead])) == "Blue Train (mono)")
                 }
                 #expect(trips == 1)
@@ -51,7 +52,7 @@ struct PostgreSQLKeptReadsTests {
     @Test func nothingIsKeptOutsideATransactionOrIntoTheNext() throws {
         try Self.withAlbums { connection, schema in
             let other = try PostgreSQLServer.connect(toSchema: schema)
-            let trips = try PostgreSQLPipelineTests.roundTrips(on: connection) { () throws in
+            let trips = try connection.countingRoundTrips { () throws in
                 _ = try connection.read([Self.titleRead])
                 _ = try connection.read([Self.titleRead])
             }
@@ -68,7 +69,7 @@ struct PostgreSQLKeptReadsTests {
     @Test func readsAheadTravelWithTheNextTransactionsBegin() throws {
         try Self.withAlbums { connection, schema in
             connection.readAhead([Self.titleRead, Self.countRead])
-            let trips = try PostgreSQLPipelineTests.roundTrips(on: connection) { () throws in
+            let trips = try connection.countingRoundTrips { () throws in
                 try connection.inTransaction(.readCommitted) {
                     let rows = try connection.read([Self.countRead, Self.titleRead])
                     #expect(
@@ -79,7 +80,7 @@ struct PostgreSQLKeptReadsTests {
             // BEGIN with the reads, then COMMIT.
             #expect(trips == 2)
             // Taken by that transaction: the next one sends none.
-            let next = try PostgreSQLPipelineTests.roundTrips(on: connection) { () throws in
+            let next = try connection.countingRoundTrips { () throws in
                 try connection.inTransaction(.readCommitted) { _ = try connection.read([Self.titleRead]) }
             }
             #expect(next == 3)

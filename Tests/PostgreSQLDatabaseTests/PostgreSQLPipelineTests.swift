@@ -1,6 +1,7 @@
 #if PostgreSQL
 import Foundation
 import PostgreSQLDatabase
+import PostgreSQLTestSupport
 import Testing
 
 /// Pipelines against a real server: statements in order in one round trip, a failure in the
@@ -8,19 +9,12 @@ import Testing
 /// (run again on a serialization failure), and a lost connection.
 @Suite(.enabled(if: PostgreSQLServer.isEnabled, "COMMANDKIT_POSTGRES_URL names no server (Scripts/postgres.sh start)"))
 struct PostgreSQLPipelineTests {
-    /// How many round trips `body` took on `connection`.
-    static func roundTrips(on connection: PostgreSQLConnection, _ body: () throws -> Void) rethrows -> Int {
-        let before = connection.roundTrips
-        try body()
-        return connection.roundTrips - before
-    }
-
     @Test func aPipelineRunsItsStatementsInOrderInOneRoundTrip() throws {
         let (connection, schema) = try PostgreSQLServer.connect()
         defer { PostgreSQLServer.drop(schema, using: connection) }
         try connection.execute("CREATE TABLE step (n int PRIMARY KEY, label text)")
         var results: [[PostgreSQLRow]] = []
-        let trips = try Self.roundTrips(on: connection) {
+        let trips = try connection.countingRoundTrips {
             results = try connection.pipeline([
                 PostgreSQLStatement("INSERT INTO step VALUES ($1, $2)", [1, "one"]),
                 PostgreSQLStatement("INSERT INTO step VALUES ($1, $2) RETURNING n * 10", [2, nil]),
@@ -39,10 +33,10 @@ struct PostgreSQLPipelineTests {
         #expect(try connection.query("SELECT count(*) FROM step")[0].decode(Int.self, at: 0) == 2)
         // No statement costs nothing; one costs one round trip, as it would alone.
         var none: [[PostgreSQLRow]] = [[]]
-        #expect(try Self.roundTrips(on: connection) { none = try connection.pipeline([]) } == 0)
+        #expect(try connection.countingRoundTrips { none = try connection.pipeline([]) } == 0)
         #expect(none.isEmpty)
         #expect(
-            try Self.roundTrips(on: connection) { _ = try connection.pipeline([PostgreSQLStatement("SELECT 1")]) } == 1)
+            try connection.countingRoundTrips { _ = try connection.pipeline([PostgreSQLStatement("SELECT 1")]) } == 1)
         // A value no statement can send is refused before anything is sent.
         let nul = #expect(throws: PostgreSQLError.self) {
             try connection.pipeline([
@@ -146,7 +140,7 @@ struct PostgreSQLPipelineTests {
         try connection.execute("CREATE TABLE counter (value int NOT NULL)")
         try connection.execute("INSERT INTO counter VALUES (0)")
         var attempts = 0
-        let trips = try PostgreSQLPipelineTests.roundTrips(on: connection) {
+        let trips = try connection.countingRoundTrips {
             try connection.inTransaction(opening: [PostgreSQLStatement("SELECT value FROM counter")]) { opened in
                 attempts += 1
                 let value = try #require(try opened[0][0].decode(Int.self, at: 0))

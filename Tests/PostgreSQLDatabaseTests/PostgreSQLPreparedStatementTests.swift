@@ -1,6 +1,7 @@
 #if PostgreSQL
 import Foundation
 import PostgreSQLDatabase
+import PostgreSQLTestSupport
 import Testing
 
 /// Prepared statements (`PostgreSQLStatement(…, prepared: true)`) against a real server: prepared
@@ -24,10 +25,10 @@ struct PostgreSQLPreparedStatementTests {
         }
         var rows: [[PostgreSQLRow]] = []
         #expect(
-            try PostgreSQLPipelineTests.roundTrips(on: connection) { rows = try connection.pipeline([insert(1)]) } == 1)
+            try connection.countingRoundTrips { rows = try connection.pipeline([insert(1)]) } == 1)
         #expect(rows == [[PostgreSQLRow(columns: ["2"])]])
         #expect(
-            try PostgreSQLPipelineTests.roundTrips(on: connection) { rows = try connection.pipeline([insert(2)]) } == 1)
+            try connection.countingRoundTrips { rows = try connection.pipeline([insert(2)]) } == 1)
         #expect(rows == [[PostgreSQLRow(columns: ["4"])]])
         rows = try connection.pipeline([insert(3), insert(4), PostgreSQLStatement("SELECT count(*) FROM item")])
         #expect(
