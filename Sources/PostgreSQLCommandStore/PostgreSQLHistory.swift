@@ -453,7 +453,7 @@ public final class PostgreSQLHistory<Receiver> {
                 let records = try Self.records(engine)
                 // The macro's last writes, the NOTIFY and the commit: one round trip.
                 let closing = storage.takePending()
-                let closed = try connection.commit(closing + [announcement])
+                let closed = try connection.commit(closing + [announcement], releasingLocks: .beforeFlush)
                 storage.checkRevision(Array(closed.prefix(closing.count)))
                 storage.noteCommitted()
                 setState(state, records: records)
@@ -512,8 +512,10 @@ public final class PostgreSQLHistory<Receiver> {
                 // An undo or a redo also reads the entries it reaches first with the lock: after
                 // another client's commit it would wait for them once more.
                 let nextEntries = [UndoChange.Operation.undo, .redo].contains(change)
+                // Every change locks the header first: its lock goes before the flush, so the
+                // changes queued behind it run while it is flushed, and their flushes overlap.
                 let (value, closed) = try connection.inTransaction(
-                    isolation, attempts: Self.attempts,
+                    isolation, releasingLocks: .beforeFlush, attempts: Self.attempts,
                     opening: [PostgreSQLStatement(storage.statements.selectHeaderForUpdate, prepared: true)]
                         + (nextEntries
                             ? [

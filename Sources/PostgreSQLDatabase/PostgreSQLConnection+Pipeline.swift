@@ -27,7 +27,7 @@ extension PostgreSQLConnection {
     ///   leaves none of them.
     /// - A transaction the pipeline begins (a `BEGIN` among its statements) and a failure after it
     ///   is rolled back before the error is thrown: the connection is left with no transaction open.
-    /// - Inside a transaction that was open before the pipeline (``inTransaction(_:readOnly:attempts:_:)``,
+    /// - Inside a transaction that was open before the pipeline (``inTransaction(_:readOnly:releasingLocks:attempts:_:)``,
     ///   a `BEGIN` sent earlier), a failure leaves that transaction failed, as a failed
     ///   ``execute(_:_:)`` does: its owner rolls it back (or back to a savepoint).
     ///
@@ -172,6 +172,7 @@ extension PostgreSQLConnection {
             }
             guard PQstatus(handle) == CONNECTION_OK else {
                 if failure?.code != .connectionLost { failure = lostOrFailed(nil) }
+                if failedStatementIndex == nil { failedStatementIndex = statementIndex }
                 return results
             }
             if case .statement = command { results.append(rows) }
@@ -183,6 +184,8 @@ extension PostgreSQLConnection {
             if status == PGRES_PIPELINE_SYNC || PQstatus(handle) != CONNECTION_OK { break }
         }
         if PQstatus(handle) != CONNECTION_OK, failure?.code != .connectionLost { failure = lostOrFailed(nil) }
+        // Every statement answered, but the sync (the end of the implicit transaction) did not.
+        if failure != nil, failedStatementIndex == nil { failedStatementIndex = results.count }
         return results
     }
 

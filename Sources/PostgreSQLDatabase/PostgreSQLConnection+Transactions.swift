@@ -23,22 +23,30 @@ extension PostgreSQLConnection {
     ///   - isolation: The isolation level (``Isolation/serializable`` by default).
     ///   - readOnly: Whether the transaction only reads (`READ ONLY`: the server refuses a write
     ///     in it, and the commit hook is not called for it).
+    ///   - lockRelease: When the commit lets the transactions waiting on its locks go on
+    ///     (``LockRelease/afterFlush``, PostgreSQL's own order, by default).
     ///   - attempts: How many times to run `body` before a serialization failure is thrown.
     ///   - body: The work; its result is returned once the commit is acknowledged.
     /// - Returns: What `body` returned in the attempt that committed.
     /// - Throws: What `body` threw (after a rollback), or a ``PostgreSQLError``: a lost
     ///   connection (nothing is committed unless the commit was acknowledged, and then no error
-    ///   is thrown), or a serialization failure after `attempts` tries.
+    ///   is thrown; with ``LockRelease/beforeFlush``, one lost between the commit and its flush
+    ///   says "committed, but not known to be on disk"), or a serialization failure after
+    ///   `attempts` tries.
     @discardableResult
     public func inTransaction<T>(
-        _ isolation: Isolation = .serializable, readOnly: Bool = false, attempts: Int = 16, _ body: () throws -> T
+        _ isolation: Isolation = .serializable, readOnly: Bool = false,
+        releasingLocks lockRelease: LockRelease = .afterFlush,
+        attempts: Int = 16, _ body: () throws -> T
     ) throws -> T {
-        try inTransaction(isolation, readOnly: readOnly, attempts: attempts, opening: []) { _ in (try body(), []) }
-            .value
+        try inTransaction(
+            isolation, readOnly: readOnly, releasingLocks: lockRelease, attempts: attempts, opening: []
+        ) { _ in (try body(), []) }
+        .value
     }
 
-    /// Runs `body` in a transaction as ``inTransaction(_:readOnly:attempts:_:)`` does, in fewer round
-    /// trips: `BEGIN` is sent in one ``pipeline(_:)`` with the `opening` statements, whose rows
+    /// Runs `body` in a transaction as ``inTransaction(_:readOnly:releasingLocks:attempts:_:)`` does,
+    /// in fewer round trips: `BEGIN` is sent in one ``pipeline(_:)`` with the `opening` statements, whose rows
     /// `body` receives, and `COMMIT` in one pipeline with the `closing` statements `body` returns.
     ///
     /// A transaction whose first reads and last writes are known in advance then costs a round
@@ -56,26 +64,31 @@ extension PostgreSQLConnection {
     /// }
     /// ```
     ///
-    /// Everything ``inTransaction(_:readOnly:attempts:_:)`` promises holds: a serialization failure or a
-    /// deadlock, in the opening, in `body`, in the closing statements or at the commit, runs the
-    /// whole transaction again (the opening included, and `body` with the new rows); any other
-    /// failure rolls it back and is thrown; the connection is left with no transaction open.
+    /// Everything ``inTransaction(_:readOnly:releasingLocks:attempts:_:)`` promises holds: a
+    /// serialization failure or a deadlock, in the opening, in `body`, in the closing statements or
+    /// at the commit, runs the whole transaction again (the opening included, and `body` with the
+    /// new rows); any other failure rolls it back and is thrown; the connection is left with no
+    /// transaction open.
     ///
     /// - Parameters:
     ///   - isolation: The isolation level (``Isolation/serializable`` by default).
     ///   - readOnly: Whether the transaction only reads (`READ ONLY`; no commit hook).
+    ///   - lockRelease: When the commit lets the transactions waiting on its locks go on
+    ///     (``LockRelease/afterFlush`` by default; ``LockRelease/beforeFlush`` for a transaction
+    ///     whose first statement locks a row every writer locks).
     ///   - attempts: How many times to run the transaction before a serialization failure is thrown.
     ///   - opening: The statements sent with `BEGIN`, inside the transaction.
     ///   - body: The work, given the opening statements' rows; returns its value and the statements
     ///     to send with `COMMIT` (run before it, inside the transaction).
     /// - Returns: What `body` returned in the attempt that committed, and the closing statements'
     ///   rows.
-    /// - Throws: As ``inTransaction(_:readOnly:attempts:_:)``; a failing opening or closing statement's
+    /// - Throws: As ``inTransaction(_:readOnly:releasingLocks:attempts:_:)``; a failing opening or closing statement's
     ///   ``PostgreSQLError`` (nothing is committed then).
     @discardableResult
     public func inTransaction<T>(
-        _ isolation: Isolation = .serializable, readOnly: Bool = false, attempts: Int = 16,
-        opening: [PostgreSQLStatement],
+        _ isolation: Isolation = .serializable, readOnly: Bool = false,
+        releasingLocks lockRelease: LockRelease = .afterFlush,
+        attempts: Int = 16, opening: [PostgreSQLStatement],
         _ body: (_ opened: [[PostgreSQLRow]]) throws -> (value: T, closing: [PostgreSQLStatement])
     ) throws -> (value: T, closed: [[PostgreSQLRow]]) {
         let begin =
@@ -88,9 +101,13 @@ extension PostgreSQLConnection {
         var attempt = 1
         while true {
             do {
+                let asksPrivilege = !readOnly && lockRelease == .beforeFlush && mayFlushSeparately == nil
                 // A failure here leaves no transaction: the pipeline rolls back the one it began.
-                let opened = try pipeline([PostgreSQLStatement(begin)] + opening + ahead)
-                for (read, rows) in zip(ahead, opened.suffix(ahead.count)) { keep(rows, of: read) }
+                let opened = try pipeline(
+                    [PostgreSQLStatement(begin)] + opening + ahead + (asksPrivilege ? [Self.flushPrivilegeRead] : []))
+                let aheadRows = opened.dropFirst(1 + opening.count).prefix(ahead.count)
+                for (read, rows) in zip(ahead, aheadRows) { keep(rows, of: read) }
+                if asksPrivilege, let rows = opened.last { learnFlushPrivilege(from: rows) }
                 let outcome: (value: T, closing: [PostgreSQLStatement])
                 do {
                     outcome = try body(Array(opened.dropFirst().prefix(opening.count)))
@@ -100,7 +117,7 @@ extension PostgreSQLConnection {
                 }
                 let closed: [[PostgreSQLRow]]
                 do {
-                    closed = try commit(outcome.closing, callingHook: !readOnly)
+                    closed = try commit(outcome.closing, callingHook: !readOnly, releasingLocks: lockRelease)
                 } catch {
                     rollbackIgnoringErrors()
                     throw error
@@ -157,7 +174,7 @@ extension PostgreSQLConnection {
     }
 
     /// Calls `hook` before each commit of a read-write transaction on this connection
-    /// (``inTransaction(_:readOnly:attempts:_:)``, a durable history's change), inside the
+    /// (``inTransaction(_:readOnly:releasingLocks:attempts:_:)``, a durable history's change), inside the
     /// transaction: its statements have run (but those sent with the commit) and its locks are held.
     ///
     /// For instrumentation and tests: a test can pause a process inside its write transaction
@@ -172,10 +189,16 @@ extension PostgreSQLConnection {
     /// Commits the transaction open on the session, sending `closing` (run first, inside it) with
     /// `COMMIT` in one round trip, after the commit hook (of a read-write transaction); returns the
     /// closing statements' rows. On a failure the transaction is left to its owner, which rolls it back.
+    ///
+    /// With `lockRelease` ``LockRelease/beforeFlush``, the locks go before the flush once the
+    /// session knows it may (an ``inTransaction(_:readOnly:releasingLocks:attempts:opening:_:)``
+    /// asked the server), and after it until then.
     package func commit(
-        _ closing: [PostgreSQLStatement], callingHook: Bool = true
+        _ closing: [PostgreSQLStatement], callingHook: Bool = true,
+        releasingLocks lockRelease: LockRelease = .afterFlush
     ) throws(PostgreSQLError) -> [[PostgreSQLRow]] {
         if callingHook { commitHook?() }
+        if releasesEarly(lockRelease) { return try commitReleasingLocksEarly(closing) }
         return Array(try pipeline(closing + [PostgreSQLStatement("COMMIT")]).dropLast())
     }
 

@@ -86,8 +86,12 @@ public final class PostgreSQLConnection {
     var readsAhead: [PostgreSQLStatement] = []
     /// The writes to send with the next statement (``sendLater(_:expectingOneRowOtherwise:)``).
     var deferredWrites: [DeferredWrite] = []
-    /// The place of the statement that failed in the last pipeline that failed (0-based).
+    /// The place of the first statement not known to have succeeded in the last pipeline that
+    /// failed (0-based): the one that failed, or the first left unanswered by a lost connection.
     var failedStatementIndex: Int?
+    /// Whether the session may flush a commit that released its locks early
+    /// (``LockRelease/beforeFlush``); `nil` until a transaction asks.
+    package internal(set) var mayFlushSeparately: Bool?
 
     /// The server process serving this connection (`pg_backend_pid()`), 0 while disconnected.
     public var serverProcessID: Int32 { PQbackendPID(handle) }
@@ -214,6 +218,8 @@ public final class PostgreSQLConnection {
         // Their transaction went with the session.
         deferredWrites.removeAll()
         keptReads.removeAll()
+        // Asked again of the server connected to next (another, after a failover).
+        mayFlushSeparately = nil
         PQreset(handle)
     }
 

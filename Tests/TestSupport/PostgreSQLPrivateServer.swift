@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// A PostgreSQL server of one test's own (`Scripts/postgres.sh` with a folder and port of its own),
-/// for what would disturb the tests sharing `COMMANDKIT_POSTGRES_URL`'s server: a restart.
+/// for what would disturb the tests sharing `COMMANDKIT_POSTGRES_URL`'s server: a restart, a crash.
 public struct PostgreSQLPrivateServer: Sendable {
     /// The server's URL (its test database).
     public let url: String
@@ -30,6 +30,12 @@ public struct PostgreSQLPrivateServer: Sendable {
     /// Restarts the server fast: every session ends, and connections are refused until it is up.
     public func restart() async throws {
         _ = try await Self.run(["restart"], environment: environment)
+    }
+
+    /// Kills the server (every server process quits at once: what it had not written to disk is
+    /// lost, as in a crash) and starts it again, which recovers from its log.
+    public func crash() async throws {
+        _ = try await Self.run(["crash"], environment: environment)
     }
 
     /// Stops the server and removes its folder.

@@ -1,0 +1,73 @@
+#if PostgreSQL
+/// Commits that let the transactions queued on their locks go on before the commit reaches the
+/// disk, and still return only once it has (early lock release).
+///
+/// PostgreSQL releases a transaction's locks after its commit is flushed, so writers queued on
+/// one row each wait for the flushes of all those before them, one after another: with that row
+/// every writer's first lock, C clients cannot commit faster than one. A commit that releases its
+/// locks first (`synchronous_commit` off for that transaction alone) is followed, in the same
+/// round trip, by a transaction of its own that the server flushes at its end: the log is
+/// flushed in order, so once that one is on disk so is the commit. The waiting writers run during
+/// the flush, and the flushes of several clients' commits become one.
+extension PostgreSQLConnection {
+    /// When a read-write transaction's commit lets the transactions waiting on its locks go on.
+    public enum LockRelease: Sendable, Hashable {
+        /// Once the commit is on disk, PostgreSQL's own order: a transaction that sees the commit
+        /// sees one that a crash of the server keeps.
+        case afterFlush
+        /// As soon as the commit is in the server's log, before the log reaches the disk; the call
+        /// still returns only once it has, so nothing acknowledged is lost.
+        ///
+        /// Transactions that all lock one row first then overlap their flushes. In exchange another
+        /// client can see the commit a moment before it is durable: if the server crashes in that
+        /// moment, the commit is lost, and no caller was told it succeeded, but a reader may have
+        /// seen it. The session needs the right to run `pg_logical_emit_message` (every role has it
+        /// unless it was revoked); without it the commit releases its locks after the flush.
+        case beforeFlush
+    }
+
+    /// Asks whether the session may run ``flushAfterEarlyCommit``: learned in the first
+    /// transaction that releases its locks early, with its `BEGIN`.
+    static let flushPrivilegeRead = PostgreSQLStatement(
+        "SELECT has_function_privilege('pg_catalog.pg_logical_emit_message(boolean, text, text)', 'EXECUTE')")
+
+    /// Makes the commit that follows release its locks before its flush (for this transaction
+    /// only).
+    static let asynchronousCommit = PostgreSQLStatement("SET LOCAL synchronous_commit TO off", prepared: true)
+
+    /// Sent after an early commit, in a transaction of its own (the pipeline's implicit one): a
+    /// message in the log, with no table written and nothing for anyone to read, which makes the
+    /// server flush the log at the transaction's end, the early commit with it.
+    static let flushAfterEarlyCommit = PostgreSQLStatement(
+        "SELECT pg_catalog.pg_logical_emit_message(true, 'commandkit', '')", prepared: true)
+
+    /// Whether `release` can be done on this session: `nil` while the privilege is unknown.
+    func releasesEarly(_ release: LockRelease) -> Bool {
+        release == .beforeFlush && mayFlushSeparately == true
+    }
+
+    /// Keeps what ``flushPrivilegeRead`` answered.
+    func learnFlushPrivilege(from rows: [PostgreSQLRow]) {
+        mayFlushSeparately = (try? rows.first?.decode(Bool.self, at: 0)) == true
+    }
+
+    /// Commits the open transaction with `closing` sent first, releasing its locks before the flush,
+    /// then flushes, all in one round trip; returns the closing statements' rows once the commit
+    /// is on disk.
+    ///
+    /// A failure after the `COMMIT` (the connection lost during the flush) is thrown with a message
+    /// that says the transaction committed: whether it is durable is not known.
+    func commitReleasingLocksEarly(_ closing: [PostgreSQLStatement]) throws(PostgreSQLError) -> [[PostgreSQLRow]] {
+        let statements = closing + [Self.asynchronousCommit, PostgreSQLStatement("COMMIT"), Self.flushAfterEarlyCommit]
+        // The pipeline sends the deferred writes first: the flush's place counts them.
+        let flushIndex = deferredWrites.count + statements.count - 1
+        do {
+            return Array(try pipeline(statements).prefix(closing.count))
+        } catch {
+            guard let failed = failedStatementIndex, failed >= flushIndex else { throw error }
+            throw PostgreSQLError(
+                error.code, "committed, but not known to be on disk: \(error.message)", sqlState: error.sqlState)
+        }
+    }
+}
+#endif
