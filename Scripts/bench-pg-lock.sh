@@ -9,7 +9,10 @@
 #   two-trips: BEGIN and the lock in one pipeline, the rest in a second (the lock held across one
 #              round trip of the client's: an album change's shape since the reads go with the lock
 #              and the writes with the commit);
-#   five-trips: each statement sent alone (the simple protocol).
+#   five-trips: each statement sent alone (the simple protocol);
+#   early-release: two-trips with the lock released before the flush, as a history commits
+#              (`SET LOCAL synchronous_commit TO off` before COMMIT, then a logical message's
+#              transaction in the same pipeline, whose commit flushes the log).
 #
 # Prints transactions per second per run and the 8-to-1 ratio per shape. The server: the argument,
 # else COMMANDKIT_POSTGRES_URL; the tables live in a schema of the script's own, dropped at the end.
@@ -39,8 +42,10 @@ COMMIT;"
 printf '%s\n' '\startpipeline' "$LOCK" "$WRITES" '\endpipeline' >"$WORK/one-trip.sql"
 printf '%s\n' '\startpipeline' "$LOCK" '\endpipeline' '\startpipeline' "$WRITES" '\endpipeline' >"$WORK/two-trips.sql"
 printf '%s\n' "$LOCK" "$WRITES" >"$WORK/five-trips.sql"
+printf '%s\n' '\startpipeline' "$LOCK" '\endpipeline' '\startpipeline' "SET LOCAL synchronous_commit TO off;" "$WRITES" \
+    "SELECT pg_logical_emit_message(true, 'bench', '');" '\endpipeline' >"$WORK/early-release.sql"
 
-for shape in one-trip two-trips five-trips; do
+for shape in one-trip two-trips five-trips early-release; do
     mode=extended
     [ "$shape" = five-trips ] && mode=simple
     declare -A tps=()

@@ -22,14 +22,22 @@ extension PostgreSQLConnection {
         /// client can see the commit a moment before it is durable: if the server crashes in that
         /// moment, the commit is lost, and no caller was told it succeeded, but a reader may have
         /// seen it. The session needs the right to run `pg_logical_emit_message` (every role has it
-        /// unless it was revoked); without it the commit releases its locks after the flush.
+        /// unless it was revoked); without it the commit releases its locks after the flush. With
+        /// `synchronous_commit` off, every commit releases them at once, and this one is plain.
         case beforeFlush
     }
 
-    /// Asks whether the session may run ``flushAfterEarlyCommit``: learned in the first
-    /// transaction that releases its locks early, with its `BEGIN`.
-    static let flushPrivilegeRead = PostgreSQLStatement(
-        "SELECT has_function_privilege('pg_catalog.pg_logical_emit_message(boolean, text, text)', 'EXECUTE')")
+    /// Asks whether releasing locks early is possible and worth it on this session: it may run
+    /// ``flushAfterEarlyCommit`` (by name, not by signature: PostgreSQL 17 gave the function a fourth
+    /// parameter), and its commits wait for their flush (with `synchronous_commit` off they release
+    /// their locks at once anyway). Sent with the `BEGIN` of the session's first transaction that
+    /// asks for ``LockRelease/beforeFlush``.
+    static let earlyReleaseRead = PostgreSQLStatement(
+        """
+        SELECT current_setting('synchronous_commit') <> 'off'
+            AND coalesce(bool_and(has_function_privilege(oid, 'EXECUTE')), false)
+        FROM pg_catalog.pg_proc WHERE proname = 'pg_logical_emit_message' AND pronamespace = 'pg_catalog'::regnamespace
+        """)
 
     /// Makes the commit that follows release its locks before its flush (for this transaction
     /// only).
@@ -41,14 +49,14 @@ extension PostgreSQLConnection {
     static let flushAfterEarlyCommit = PostgreSQLStatement(
         "SELECT pg_catalog.pg_logical_emit_message(true, 'commandkit', '')", prepared: true)
 
-    /// Whether `release` can be done on this session: `nil` while the privilege is unknown.
+    /// Whether a commit asking for `release` releases its locks before its flush on this session.
     func releasesEarly(_ release: LockRelease) -> Bool {
-        release == .beforeFlush && mayFlushSeparately == true
+        release == .beforeFlush && releasesLocksEarly == true
     }
 
-    /// Keeps what ``flushPrivilegeRead`` answered.
-    func learnFlushPrivilege(from rows: [PostgreSQLRow]) {
-        mayFlushSeparately = (try? rows.first?.decode(Bool.self, at: 0)) == true
+    /// Keeps what ``earlyReleaseRead`` answered (until the session ends).
+    func learnEarlyRelease(from rows: [PostgreSQLRow]) {
+        releasesLocksEarly = (try? rows.first?.decode(Bool.self, at: 0)) == true
     }
 
     /// Commits the open transaction with `closing` sent first, releasing its locks before the flush,

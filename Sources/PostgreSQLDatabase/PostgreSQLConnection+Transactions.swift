@@ -101,13 +101,13 @@ extension PostgreSQLConnection {
         var attempt = 1
         while true {
             do {
-                let asksPrivilege = !readOnly && lockRelease == .beforeFlush && mayFlushSeparately == nil
+                let asksServer = !readOnly && lockRelease == .beforeFlush && releasesLocksEarly == nil
                 // A failure here leaves no transaction: the pipeline rolls back the one it began.
                 let opened = try pipeline(
-                    [PostgreSQLStatement(begin)] + opening + ahead + (asksPrivilege ? [Self.flushPrivilegeRead] : []))
+                    [PostgreSQLStatement(begin)] + opening + ahead + (asksServer ? [Self.earlyReleaseRead] : []))
                 let aheadRows = opened.dropFirst(1 + opening.count).prefix(ahead.count)
                 for (read, rows) in zip(ahead, aheadRows) { keep(rows, of: read) }
-                if asksPrivilege, let rows = opened.last { learnFlushPrivilege(from: rows) }
+                if asksServer, let rows = opened.last { learnEarlyRelease(from: rows) }
                 let outcome: (value: T, closing: [PostgreSQLStatement])
                 do {
                     outcome = try body(Array(opened.dropFirst().prefix(opening.count)))

@@ -89,9 +89,9 @@ public final class PostgreSQLConnection {
     /// The place of the first statement not known to have succeeded in the last pipeline that
     /// failed (0-based): the one that failed, or the first left unanswered by a lost connection.
     var failedStatementIndex: Int?
-    /// Whether the session may flush a commit that released its locks early
-    /// (``LockRelease/beforeFlush``); `nil` until a transaction asks.
-    package internal(set) var mayFlushSeparately: Bool?
+    /// Whether a commit asking for ``LockRelease/beforeFlush`` releases its locks early on this
+    /// session (it may run the flush, and waits for flushes); `nil` until a transaction asks.
+    package internal(set) var releasesLocksEarly: Bool?
 
     /// The server process serving this connection (`pg_backend_pid()`), 0 while disconnected.
     public var serverProcessID: Int32 { PQbackendPID(handle) }
@@ -219,7 +219,7 @@ public final class PostgreSQLConnection {
         deferredWrites.removeAll()
         keptReads.removeAll()
         // Asked again of the server connected to next (another, after a failover).
-        mayFlushSeparately = nil
+        releasesLocksEarly = nil
         PQreset(handle)
     }
 

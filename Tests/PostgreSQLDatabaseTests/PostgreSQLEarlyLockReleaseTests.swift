@@ -38,7 +38,7 @@ struct PostgreSQLEarlyLockReleaseTests {
             // BEGIN with the opening (and the first time the privilege's question); the closing
             // statements with the early COMMIT and the flush.
             #expect(trips == 2)
-            #expect(connection.mayFlushSeparately == true)
+            #expect(connection.releasesLocksEarly == true)
         }
         // Committed, seen by another session, and no transaction left open.
         #expect(try Self.ids(PostgreSQLServer.connect(toSchema: schema)) == [1, 2, 3])
@@ -56,15 +56,27 @@ struct PostgreSQLEarlyLockReleaseTests {
 
     @Test func withoutTheRightToFlushSeparatelyLocksGoAfterTheFlush() throws {
         try ScratchDatabase.with { scratch in
-            try scratch.asOwner.execute(
-                "REVOKE EXECUTE ON FUNCTION pg_catalog.pg_logical_emit_message(boolean, text, text) FROM PUBLIC")
+            try scratch.revokeTheRightToFlushSeparately()
             let connection = try scratch.connectAsPlainRole()
             try connection.inTransaction(.readCommitted, releasingLocks: .beforeFlush) {
                 try connection.execute("INSERT INTO album (id) VALUES (1)")
             }
-            #expect(connection.mayFlushSeparately == false)
+            #expect(connection.releasesLocksEarly == false)
             #expect(try Self.ids(connection) == [1])
         }
+    }
+
+    /// With `synchronous_commit` off every commit releases its locks at once: nothing to add.
+    @Test func aSessionThatDoesNotWaitForFlushesCommitsPlainly() throws {
+        let (connection, schema) = try PostgreSQLServer.connect()
+        defer { PostgreSQLServer.drop(schema, using: connection) }
+        try connection.execute("CREATE TABLE album (id int PRIMARY KEY)")
+        try connection.execute("SET synchronous_commit TO off")
+        try connection.inTransaction(.readCommitted, releasingLocks: .beforeFlush) {
+            try connection.execute("INSERT INTO album (id) VALUES (1)")
+        }
+        #expect(connection.releasesLocksEarly == false)
+        #expect(try Self.ids(connection) == [1])
     }
 
     /// The flush runs after the `COMMIT`: when it alone fails (here the right to run it is
@@ -76,9 +88,8 @@ struct PostgreSQLEarlyLockReleaseTests {
             try connection.inTransaction(.readCommitted, releasingLocks: .beforeFlush) {
                 try connection.execute("INSERT INTO album (id) VALUES (1)")
             }
-            #expect(connection.mayFlushSeparately == true)
-            try scratch.asOwner.execute(
-                "REVOKE EXECUTE ON FUNCTION pg_catalog.pg_logical_emit_message(boolean, text, text) FROM PUBLIC")
+            #expect(connection.releasesLocksEarly == true)
+            try scratch.revokeTheRightToFlushSeparately()
             let error = #expect(throws: PostgreSQLError.self) { () throws in
                 try connection.inTransaction(.readCommitted, releasingLocks: .beforeFlush) {
                     try connection.execute("INSERT INTO album (id) VALUES (2)")
@@ -157,6 +168,24 @@ private struct ScratchDatabase {
         try owner.execute("CREATE TABLE album (id int PRIMARY KEY)")
         try owner.execute("ALTER TABLE album OWNER TO \(name)")
         try body(ScratchDatabase(name: name, asOwner: owner))
+    }
+
+    /// Takes from every role but superusers the right to run `pg_logical_emit_message` (all its
+    /// signatures: PostgreSQL 17 added a parameter), in this database.
+    func revokeTheRightToFlushSeparately() throws {
+        try asOwner.execute(
+            """
+            DO $$
+            DECLARE signature regprocedure;
+            BEGIN
+                FOR signature IN SELECT oid::regprocedure FROM pg_catalog.pg_proc
+                    WHERE proname = 'pg_logical_emit_message' AND pronamespace = 'pg_catalog'::regnamespace
+                LOOP
+                    EXECUTE format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC', signature);
+                END LOOP;
+            END
+            $$
+            """)
     }
 
     /// A session of the role that is not a superuser.
