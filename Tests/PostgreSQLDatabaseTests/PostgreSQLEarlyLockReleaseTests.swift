@@ -122,10 +122,13 @@ struct PostgreSQLEarlyLockReleaseTests {
         let url = server.url
         try PostgreSQLConnection(connectingTo: url).execute("CREATE TABLE album (id int PRIMARY KEY)")
         let acknowledged = Mutex<[Int]>([])
+        let crashed = Mutex(false)
         let writer = Task.detached { () -> String in
             do {
                 let connection = try PostgreSQLConnection(connectingTo: url)
                 for id in 1... {
+                    // Its first call after the crash fails; should it not, it stops here.
+                    if crashed.withLock({ $0 }) { return "no failure after the crash" }
                     try connection.inTransaction(.readCommitted, releasingLocks: .beforeFlush) {
                         try connection.execute("INSERT INTO album (id) VALUES ($1)", [id])
                     }
@@ -138,6 +141,7 @@ struct PostgreSQLEarlyLockReleaseTests {
         }
         try await eventually("200 commits acknowledged") { acknowledged.withLock { $0.count } >= 200 }
         try await server.crash()
+        crashed.withLock { $0 = true }
         let ending = await writer.value
         let acknowledgedIDs = acknowledged.withLock { $0 }
         let kept = Set(try Self.ids(PostgreSQLConnection(connectingTo: url)))
