@@ -526,6 +526,8 @@ public final class PostgreSQLHistory<Receiver> {
                 ) { opened in
                     transactionAttempts += 1
                     storage.beginTransaction()
+                    // A jump's steps send their writes one by one, so the one that fails is named.
+                    storage.sendsEachStepsWrites = change == .jump
                     do {
                         try storage.reload(header: opened[0])
                         if nextEntries { try storage.cacheEntriesNextToIndex(opened[1]) }

@@ -49,6 +49,9 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
     var author: String?
     /// Whether the operation under way changed the history (its commit then takes a revision).
     var changed = false
+    /// Whether running an entry sends the writes its command deferred (the connection's
+    /// `sendLater`) at once: in a jump, whose steps would otherwise all fail as one at the commit.
+    var sendsEachStepsWrites = false
     /// Whether a redo tail is parked as a branch rather than removed (stored in the header).
     package internal(set) var keepsBranches = false
     /// Whether this client's owner asked for branches (``startKeepingBranches()``).
@@ -156,6 +159,7 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         firstFailure = nil
         changed = false
         headerUpdateMissed = false
+        sendsEachStepsWrites = false
         dropPending()
     }
 
@@ -445,6 +449,8 @@ package final class PostgreSQLHistoryStorage: DurableHistoryStorage, StoredPaylo
         try? entry.decode()
         changed = true
         let result = try body(&entry)
+        // The step's own round trip: a write of its that fails is then its failure, named.
+        if sendsEachStepsWrites { try connection.sendDeferredWrites() }
         try write(entry, at: position, identity: loaded.identity, node: loaded.node, unlessEqualTo: loaded.stored)
         return result
     }

@@ -14,8 +14,8 @@ import Testing
 /// delete three (it asks whether the album showed a cover), an undo three (the entries it reaches
 /// first travel with the lock, even when another client's commit emptied the cache), a redo of a
 /// delete six (the branches it may follow). And an album write deferred to the commit that finds
-/// its album gone outside albums fails the commit: nothing is committed, and the undo is refused
-/// naming its step.
+/// its album gone outside albums fails the commit: nothing is committed, and the undo (or the
+/// jump) is refused naming its step.
 @Suite(.enabled(if: PostgreSQLTestServer.isEnabled)) struct PostgreSQLLibraryRoundTripTests {
     private static func roundTrips(of session: LibrarySession, _ body: () throws -> Void) throws -> Int {
         try #require(session.library.server).connection.countingRoundTrips(body)
@@ -79,6 +79,35 @@ import Testing
         // The next change goes on as usual, and so does an undo of a step that still applies.
         try ada.edit(.position(1), changes: AlbumChanges(year: 1957))
         #expect(try ada.undo().map(\.text) == ["Edit “Blue Train”"])
+    }
+
+    /// A jump over several steps sends each step's writes before the next step runs: the one whose
+    /// write finds its album gone is named, and nothing of the jump is committed.
+    @Test func aJumpNamesTheStepWhoseWriteFindsItsAlbumGone() throws {
+        let database = try PostgreSQLTestServer.Database()
+        defer { database.drop() }
+        try LibrarySession.create(postgreSQL: database.url)
+        let ada = try LibrarySession.open(postgreSQL: database.url, author: "ada")
+        for title in ["Blue Train", "Giant Steps", "Lush Life"] {
+            try ada.add(Album(title: title, artist: "John Coltrane"))
+        }
+        let psql = try database.connect()
+        #expect(try psql.execute("DELETE FROM album WHERE title = 'Giant Steps'") == 1)
+        let revision = try #require(
+            try psql.query("SELECT revision FROM albums_history_header").first?.decode(Int.self, at: 0))
+
+        // Back to the start: step 3's undo applies, step 2's does not.
+        let refusal = try #require(throws: LibraryError.self) { try ada.jump(to: .step(.root)) }
+        #expect(refusal.code == .stepNoLongerApplies)
+        #expect(
+            refusal.message.hasPrefix(
+                "cannot undo step 2 “Add “Giant Steps””: cannot undo Add: the library no longer matches its history"),
+            "\(refusal.message)")
+        #expect(try psql.query("SELECT revision FROM albums_history_header").first?.decode(Int.self, at: 0) == revision)
+        #expect(try ada.history.committedIndex() == 3)
+        #expect(try ada.library.albums().map(\.title) == ["Blue Train", "Lush Life"])
+        // A jump over the steps that still apply goes on.
+        #expect(try ada.jump(to: .step(HistoryNode.ID(2))).jump.undone.map(\.text) == ["Add “Lush Life”"])
     }
 }
 #endif
