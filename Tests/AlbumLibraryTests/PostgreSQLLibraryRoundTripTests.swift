@@ -52,62 +52,55 @@ import Testing
         #expect(try grace.library.album(at: 1).genre == "Jazz")
     }
 
+    /// The undo's DELETE, sent with the commit, changes no row.
     @Test func aWriteSentWithTheCommitThatFindsItsAlbumGoneCommitsNothing() throws {
+        try Self.expectStepTwoRefused(afterAdding: ["Blue Train", "Giant Steps"], by: { try $0.undo() }) {
+            (ada) throws in
+            // The next change goes on as usual, and so does an undo of a step that still applies.
+            try ada.edit(.position(1), changes: AlbumChanges(year: 1957))
+            #expect(try ada.undo().map(\.text) == ["Edit “Blue Train”"])
+        }
+    }
+
+    /// A jump over several steps sends each step's writes before the next step runs: the one whose
+    /// write finds its album gone is named. Back to the start here: step 3's undo applies, step 2's
+    /// does not.
+    @Test func aJumpNamesTheStepWhoseWriteFindsItsAlbumGone() throws {
+        try Self.expectStepTwoRefused(
+            afterAdding: ["Blue Train", "Giant Steps", "Lush Life"], by: { try $0.jump(to: .step(.root)) }
+        ) { (ada) throws in
+            // A jump over the steps that still apply goes on.
+            #expect(try ada.jump(to: .step(HistoryNode.ID(2))).jump.undone.map(\.text) == ["Add “Lush Life”"])
+        }
+    }
+
+    /// Adds `titles` to a library of the test's own, has psql (which knows nothing of the history)
+    /// delete “Giant Steps”, added by step 2, then expects `change` to be refused naming that step
+    /// and to commit nothing; `then` goes on with the session.
+    private static func expectStepTwoRefused(
+        afterAdding titles: [String], by change: (LibrarySession) throws -> Void, then: (LibrarySession) throws -> Void
+    ) throws {
         let database = try PostgreSQLTestServer.Database()
         defer { database.drop() }
         try LibrarySession.create(postgreSQL: database.url)
         let ada = try LibrarySession.open(postgreSQL: database.url, author: "ada")
-        try ada.add(Album(title: "Blue Train", artist: "John Coltrane"))
-        try ada.add(Album(title: "Giant Steps", artist: "John Coltrane"))
-        // psql, which knows nothing of the history, deletes the album the last step added: the
-        // undo's DELETE, sent with the commit, changes no row.
+        for title in titles { try ada.add(Album(title: title, artist: "John Coltrane")) }
         let psql = try database.connect()
         #expect(try psql.execute("DELETE FROM album WHERE title = 'Giant Steps'") == 1)
-        let revision = try #require(
-            try psql.query("SELECT revision FROM albums_history_header").first?.decode(Int.self, at: 0))
+        let revision = { try psql.query("SELECT revision FROM albums_history_header").first?.decode(Int.self, at: 0) }
+        let revisionBefore = try revision()
 
-        let refusal = try #require(throws: LibraryError.self) { try ada.undo() }
+        let refusal = try #require(throws: LibraryError.self) { try change(ada) }
         #expect(refusal.code == .stepNoLongerApplies)
         #expect(
             refusal.message.hasPrefix(
                 "cannot undo step 2 “Add “Giant Steps””: cannot undo Add: the library no longer matches its history"),
             "\(refusal.message)")
         // Nothing committed: the history's revision and index, and the albums, are as they were.
-        #expect(try psql.query("SELECT revision FROM albums_history_header").first?.decode(Int.self, at: 0) == revision)
-        #expect(try ada.history.committedIndex() == 2)
-        #expect(try ada.library.albums().map(\.title) == ["Blue Train"])
-        // The next change goes on as usual, and so does an undo of a step that still applies.
-        try ada.edit(.position(1), changes: AlbumChanges(year: 1957))
-        #expect(try ada.undo().map(\.text) == ["Edit “Blue Train”"])
-    }
-
-    /// A jump over several steps sends each step's writes before the next step runs: the one whose
-    /// write finds its album gone is named, and nothing of the jump is committed.
-    @Test func aJumpNamesTheStepWhoseWriteFindsItsAlbumGone() throws {
-        let database = try PostgreSQLTestServer.Database()
-        defer { database.drop() }
-        try LibrarySession.create(postgreSQL: database.url)
-        let ada = try LibrarySession.open(postgreSQL: database.url, author: "ada")
-        for title in ["Blue Train", "Giant Steps", "Lush Life"] {
-            try ada.add(Album(title: title, artist: "John Coltrane"))
-        }
-        let psql = try database.connect()
-        #expect(try psql.execute("DELETE FROM album WHERE title = 'Giant Steps'") == 1)
-        let revision = try #require(
-            try psql.query("SELECT revision FROM albums_history_header").first?.decode(Int.self, at: 0))
-
-        // Back to the start: step 3's undo applies, step 2's does not.
-        let refusal = try #require(throws: LibraryError.self) { try ada.jump(to: .step(.root)) }
-        #expect(refusal.code == .stepNoLongerApplies)
-        #expect(
-            refusal.message.hasPrefix(
-                "cannot undo step 2 “Add “Giant Steps””: cannot undo Add: the library no longer matches its history"),
-            "\(refusal.message)")
-        #expect(try psql.query("SELECT revision FROM albums_history_header").first?.decode(Int.self, at: 0) == revision)
-        #expect(try ada.history.committedIndex() == 3)
-        #expect(try ada.library.albums().map(\.title) == ["Blue Train", "Lush Life"])
-        // A jump over the steps that still apply goes on.
-        #expect(try ada.jump(to: .step(HistoryNode.ID(2))).jump.undone.map(\.text) == ["Add “Lush Life”"])
+        #expect(try revision() == revisionBefore)
+        #expect(try ada.history.committedIndex() == titles.count)
+        #expect(try ada.library.albums().map(\.title) == titles.filter { $0 != "Giant Steps" })
+        try then(ada)
     }
 }
 #endif
