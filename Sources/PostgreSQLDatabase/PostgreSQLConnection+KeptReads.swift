@@ -7,8 +7,9 @@ import CLibPQ
 /// (a durable history's header), each round trip is one that every other writer waits for.
 extension PostgreSQLConnection {
     /// Sends `reads` with the next transaction's opening
-    /// (``inTransaction(_:readOnly:releasingLocks:attempts:opening:_:)``), after its opening statements (a lock
-    /// taken there is held before they run), and keeps their rows for ``read(_:)``.
+    /// (``inTransaction(_:readOnly:releasingLocks:attempts:opening:_:)``), after its opening
+    /// statements (a lock taken there is held before they run), and keeps their rows for
+    /// ``read(_:)``.
     ///
     /// For the reads a call will make first, known before it begins: a change that names an album
     /// by its position reads that album in the round trip that locks the history. The next

@@ -27,9 +27,10 @@ extension PostgreSQLConnection {
     ///   leaves none of them.
     /// - A transaction the pipeline begins (a `BEGIN` among its statements) and a failure after it
     ///   is rolled back before the error is thrown: the connection is left with no transaction open.
-    /// - Inside a transaction that was open before the pipeline (``inTransaction(_:readOnly:releasingLocks:attempts:_:)``,
-    ///   a `BEGIN` sent earlier), a failure leaves that transaction failed, as a failed
-    ///   ``execute(_:_:)`` does: its owner rolls it back (or back to a savepoint).
+    /// - Inside a transaction that was open before the pipeline
+    ///   (``inTransaction(_:readOnly:releasingLocks:attempts:_:)``, a `BEGIN` sent earlier), a
+    ///   failure leaves that transaction failed, as a failed ``execute(_:_:)`` does: its owner rolls
+    ///   it back (or back to a savepoint).
     ///
     /// Whatever happens the connection leaves pipeline mode; after a lost connection
     /// (``PostgreSQLError/Code/connectionLost``) the next call connects again.

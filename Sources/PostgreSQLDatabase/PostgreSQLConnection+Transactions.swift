@@ -46,8 +46,9 @@ extension PostgreSQLConnection {
     }
 
     /// Runs `body` in a transaction as ``inTransaction(_:readOnly:releasingLocks:attempts:_:)`` does,
-    /// in fewer round trips: `BEGIN` is sent in one ``pipeline(_:)`` with the `opening` statements, whose rows
-    /// `body` receives, and `COMMIT` in one pipeline with the `closing` statements `body` returns.
+    /// in fewer round trips: `BEGIN` is sent in one ``pipeline(_:)`` with the `opening` statements,
+    /// whose rows `body` receives, and `COMMIT` in one pipeline with the `closing` statements `body`
+    /// returns.
     ///
     /// A transaction whose first reads and last writes are known in advance then costs a round
     /// trip for its opening, one for its closing, and one for each statement `body` runs itself:
@@ -82,8 +83,8 @@ extension PostgreSQLConnection {
     ///     to send with `COMMIT` (run before it, inside the transaction).
     /// - Returns: What `body` returned in the attempt that committed, and the closing statements'
     ///   rows.
-    /// - Throws: As ``inTransaction(_:readOnly:releasingLocks:attempts:_:)``; a failing opening or closing statement's
-    ///   ``PostgreSQLError`` (nothing is committed then).
+    /// - Throws: As ``inTransaction(_:readOnly:releasingLocks:attempts:_:)``; a failing opening or
+    ///   closing statement's ``PostgreSQLError`` (nothing is committed then).
     @discardableResult
     public func inTransaction<T>(
         _ isolation: Isolation = .serializable, readOnly: Bool = false,

@@ -2,8 +2,9 @@
 /// An error from PostgreSQL or from libpq, in one line, never holding a password.
 ///
 /// ``code`` sorts the failures a caller acts on: a refused connection, a lost one (the client
-/// reconnects on its next call), a serialization failure (``PostgreSQLConnection/inTransaction(_:readOnly:releasingLocks:attempts:_:)``
-/// retries those itself), and the rest by the server's SQLSTATE.
+/// reconnects on its next call), a serialization failure
+/// (``PostgreSQLConnection/inTransaction(_:readOnly:releasingLocks:attempts:_:)`` retries those
+/// itself), and the rest by the server's SQLSTATE.
 public struct PostgreSQLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure it is.
     public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
