@@ -175,8 +175,9 @@ extension PostgreSQLConnection {
     }
 
     /// Calls `hook` before each commit of a read-write transaction on this connection
-    /// (``inTransaction(_:readOnly:releasingLocks:attempts:_:)``, a durable history's change), inside the
-    /// transaction: its statements have run (but those sent with the commit) and its locks are held.
+    /// (``inTransaction(_:readOnly:releasingLocks:attempts:_:)``, a durable history's change),
+    /// inside the transaction: its statements have run (but those sent with the commit) and its
+    /// locks are held.
     ///
     /// For instrumentation and tests: a test can pause a process inside its write transaction
     /// (the hook waits for a signal from the test), which makes a race between processes

@@ -108,14 +108,7 @@ struct PostgreSQLEarlyLockReleaseTests {
     /// again: every row acknowledged before the crash is there after the recovery. Were a commit
     /// acknowledged before its flush, the last fraction of a second's rows would be missing.
     @Test func aCrashOfTheServerKeepsEveryAcknowledgedCommit() async throws {
-        let server = try await PostgreSQLPrivateServer()
-        do {
-            try await crashMidStream(server)
-        } catch {
-            await server.stop()
-            throw error
-        }
-        await server.stop()
+        try await PostgreSQLPrivateServer.with { try await crashMidStream($0) }
     }
 
     private func crashMidStream(_ server: PostgreSQLPrivateServer) async throws {

@@ -27,6 +27,20 @@ public struct PostgreSQLPrivateServer: Sendable {
         url = try await Self.run(["start"], environment: environment).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// Starts a server, runs `body` with it, and stops it whatever `body` did.
+    public static func with<Result>(_ body: (PostgreSQLPrivateServer) async throws -> Result) async throws -> Result {
+        let server = try await PostgreSQLPrivateServer()
+        let result: Result
+        do {
+            result = try await body(server)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+        return result
+    }
+
     /// Restarts the server fast: every session ends, and connections are refused until it is up.
     public func restart() async throws {
         _ = try await Self.run(["restart"], environment: environment)

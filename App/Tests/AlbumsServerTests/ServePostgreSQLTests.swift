@@ -117,14 +117,7 @@ struct ServePostgreSQLTests {
     /// committing nothing, unless the server's idle look reconnected first; the next change
     /// connects again and commits; the page, still open, follows the commits made after the restart.
     @Test func aRestartOfThePostgreSQLServerIsFollowedByTheNextChange() async throws {
-        let postgres = try await PostgreSQLPrivateServer()
-        do {
-            try await restart(postgres)
-        } catch {
-            await postgres.stop()
-            throw error
-        }
-        await postgres.stop()
+        try await PostgreSQLPrivateServer.with { try await restart($0) }
     }
 
     private func restart(_ postgres: PostgreSQLPrivateServer) async throws {
